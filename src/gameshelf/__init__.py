@@ -1,0 +1,43 @@
+"""gameshelf: exact engines, bots and tables for Axiom, Rubik's Cage and AXIA: Slayer Combo.
+
+>>> import gameshelf
+>>> game = gameshelf.load("cage(players=2)")
+>>> state = game.new_initial_state(seed=1)
+>>> len(state.legal_moves())
+31
+"""
+
+from .core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameSpec,
+    GameshelfError,
+    IllegalMove,
+    InvalidMove,
+    InvalidOption,
+    Move,
+    State,
+    UnknownGame,
+    available_games,
+    load,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameSpec",
+    "GameshelfError",
+    "IllegalMove",
+    "InvalidMove",
+    "InvalidOption",
+    "Move",
+    "State",
+    "UnknownGame",
+    "__version__",
+    "available_games",
+    "load",
+]

@@ -1,0 +1,209 @@
+"""The game protocol every gameshelf game implements.
+
+A :class:`Game` is a configured game (its options fixed). A :class:`State` is a mutable position
+with a fast, unchecked path (``legal_actions`` / ``apply_action`` on integer ids) for search,
+and a checked path (``play("T1+")``) for people and the network. Player ids are ``0..n-1``;
+the special ids below follow OpenSpiel's convention so the adapters can pass them through.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import GameOver, IllegalMove, InvalidMove, InvalidPosition, NotYourTurn
+from .spec import GameSpec
+
+CHANCE = -1
+SIMULTANEOUS = -2
+TERMINAL = -4
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal move: its integer action id and its notation (``str(move)``)."""
+
+    action: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class State(ABC):
+    """A game position. Subclasses implement the abstract primitives; the rest is shared."""
+
+    game: Game
+
+    # --- primitives every game implements -------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to move, or ``CHANCE``, ``SIMULTANEOUS`` or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal action ids, ascending; empty exactly when the state is terminal."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action id without checking it (the fast path for search)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Utility per player: final at a terminal state, all zeros before."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy: changing one never changes the other."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Notation of ``action`` in this state."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> int:
+        """The action id written as ``text``; :class:`InvalidMove` if it is not notation.
+
+        Parsing does not check legality: ``play`` does.
+        """
+
+    @abstractmethod
+    def position(self) -> str:
+        """A text form of the full state that ``game.state_from_position`` reads back."""
+
+    @abstractmethod
+    def history(self) -> list[int]:
+        """Every action applied since the initial state (chance outcomes included)."""
+
+    # --- shared behaviour -----------------------------------------------------------------
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a chance outcome."""
+        return self.current_player() == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(action, probability)]`` at a chance node; empty elsewhere."""
+        return []
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves as objects whose ``str()`` is their notation."""
+        return [Move(action, self.action_to_string(action)) for action in self.legal_actions()]
+
+    def move_to_action(self, move: str | Move | int) -> int:
+        """Turn notation, a :class:`Move` or an id into a legal action id (checked)."""
+        if self.is_terminal():
+            raise GameOver(f"the game is over; move {str(move)!r} cannot be played")
+        if isinstance(move, Move):
+            action = move.action
+        elif isinstance(move, bool) or not isinstance(move, (int, str)):
+            raise InvalidMove(f"a move must be notation text, not {type(move).__name__}")
+        elif isinstance(move, int):
+            action = move
+        else:
+            action = self.parse_action(move)
+        if action not in self.legal_actions():
+            raise IllegalMove(self.explain_illegal(action, str(move)))
+        return action
+
+    def explain_illegal(self, action: int, text: str) -> str:
+        """Why ``action`` is not legal here; games override this with precise reasons."""
+        return f"move {text!r} is not legal here"
+
+    def play(self, move: str | Move | int, player: int | None = None) -> Move:
+        """Checked entry point: validate ``move`` (and the mover, if given), then apply it.
+
+        On any error the state is unchanged. Returns the move played.
+        """
+        if player is not None and not self.is_terminal() and player != self.current_player():
+            raise NotYourTurn(
+                f"player {player} cannot move: it is {self.describe_player(self.current_player())}'s turn"
+            )
+        action = self.move_to_action(move)
+        played = Move(action, self.action_to_string(action))
+        self.apply_action(action)
+        return played
+
+    def describe_player(self, player: int) -> str:
+        """A readable name of a player id (including the special ids)."""
+        if player == CHANCE:
+            return "chance"
+        if player == TERMINAL:
+            return "nobody (the game is over)"
+        if player == SIMULTANEOUS:
+            return "all players"
+        return f"player {player}"
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """Draw a chance outcome with its probability (for drivers, not for the rules)."""
+        outcomes = self.chance_outcomes()
+        actions = [action for action, _ in outcomes]
+        weights = [probability for _, probability in outcomes]
+        return rng.choices(actions, weights)[0]
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may know (``None`` = a spectator), as JSON-able data.
+
+        Perfect-information games show everything; hidden-information games override this.
+        """
+        return {"game": self.game.game_string, "position": self.position()}
+
+    def winners(self) -> list[int]:
+        """Players with the best return at a terminal state (empty before the end)."""
+        if not self.is_terminal():
+            return []
+        values = self.returns()
+        best = max(values)
+        if all(value == best for value in values) and len(values) > 1:
+            return []
+        return [player for player, value in enumerate(values) if value == best]
+
+    def result_text(self) -> str:
+        """A one-line human summary of the result (or of the game in progress)."""
+        if not self.is_terminal():
+            return f"in progress, {self.describe_player(self.current_player())} to move"
+        winners = self.winners()
+        if not winners:
+            return "draw"
+        if len(winners) == 1:
+            return f"player {winners[0]} wins"
+        return "shared win: players " + ", ".join(str(w) for w in winners)
+
+
+class Game(ABC):
+    """A configured game: its spec, its options and the way to start or load a state."""
+
+    spec: GameSpec
+
+    @property
+    def game_string(self) -> str:
+        """The canonical game string that recreates this configuration."""
+        from .options import format_game_string
+
+        return format_game_string(self.spec.name, self.spec.options, self.spec.params)
+
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """The start of a game. ``seed`` fixes any random setup the game does itself."""
+
+    @abstractmethod
+    def state_from_position(self, text: str) -> State:
+        """Read a position string written by ``State.position``; :class:`InvalidPosition` if bad."""
+
+    def new_state_from_history(self, actions: Sequence[int], seed: int | None = None) -> State:
+        """Replay action ids from the start, checking each one."""
+        state = self.new_initial_state(seed)
+        for index, action in enumerate(actions):
+            try:
+                state.play(int(action))
+            except (IllegalMove, InvalidMove) as exc:
+                raise InvalidPosition(f"action #{index} ({action}) does not replay: {exc}") from None
+        return state
+
+    def __repr__(self) -> str:
+        return f"<gameshelf game {self.game_string}>"

@@ -1,0 +1,210 @@
+"""JSON game records and exact replay.
+
+A record holds the game string, the seed, the seats, every move in notation (chance outcomes
+included, so replay needs no RNG), the result and timestamps. Notation is authoritative; the
+action id stored beside it is cross-checked on replay to catch a corrupt file early.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import GameshelfError, InvalidRecord
+from .game import Game, State
+from .registry import load
+
+FORMAT = "gameshelf-record"
+VERSION = 1
+
+
+@dataclass
+class RecordedMove:
+    """One entry of a record: who moved (``-1`` for chance), the notation and the action id."""
+
+    player: int
+    move: str
+    action: int
+
+
+@dataclass
+class GameRecord:
+    """A complete or partial game, ready to save as JSON and replay exactly."""
+
+    game: str
+    seed: int | None
+    players: list[str]
+    moves: list[RecordedMove] = field(default_factory=list)
+    result: list[float] | None = None
+    started: str = ""
+    finished: str | None = None
+    initial_position: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-able data."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "seed": self.seed,
+            "players": list(self.players),
+            "initial_position": self.initial_position,
+            "moves": [
+                {"player": m.player, "move": m.move, "action": m.action} for m in self.moves
+            ],
+            "result": self.result,
+            "started": self.started,
+            "finished": self.finished,
+        }
+
+    def dumps(self) -> str:
+        """The record as pretty JSON text."""
+        return json.dumps(self.to_json(), indent=2) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write the record to ``path`` (written to a temporary file first: no torn files)."""
+        target = Path(path)
+        temporary = target.with_name(target.name + ".part")
+        temporary.write_text(self.dumps(), encoding="utf-8")
+        temporary.replace(target)
+
+
+def now_iso() -> str:
+    """The current UTC time as ISO-8601 text."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def record_from_state(
+    state: State,
+    players: list[str] | None = None,
+    seed: int | None = None,
+    started: str | None = None,
+    initial_position: str | None = None,
+) -> GameRecord:
+    """Build the record of everything played in ``state`` (by replaying its history)."""
+    game = state.game
+    replay = _start(game, seed, initial_position)
+    moves = []
+    for action in state.history()[len(replay.history()) :]:
+        moves.append(RecordedMove(replay.current_player(), replay.action_to_string(action), action))
+        replay.apply_action(action)
+    names = players or [f"player {p}" for p in range(game.spec.num_players)]
+    return GameRecord(
+        game=game.game_string,
+        seed=seed,
+        players=names,
+        moves=moves,
+        result=state.returns() if state.is_terminal() else None,
+        started=started or now_iso(),
+        finished=now_iso() if state.is_terminal() else None,
+        initial_position=initial_position,
+    )
+
+
+def _start(game: Game, seed: int | None, initial_position: str | None) -> State:
+    if initial_position is not None:
+        return game.state_from_position(initial_position)
+    return game.new_initial_state(seed)
+
+
+def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in data:
+        raise InvalidRecord(f"record has no {name!r} field")
+    value = data[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise InvalidRecord(f"record field {name!r} has the wrong type {type(value).__name__}")
+    return value
+
+
+def parse_record(data: Any) -> GameRecord:
+    """Check the shape of decoded JSON and build a :class:`GameRecord` (no replay yet)."""
+    if not isinstance(data, dict):
+        raise InvalidRecord("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise InvalidRecord(f"not a gameshelf record: 'format' must be {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise InvalidRecord(f"unsupported record version {data.get('version')!r} (expected {VERSION})")
+    moves_data = _field(data, "moves", list)
+    moves = []
+    for index, entry in enumerate(moves_data):
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
+            raise InvalidRecord(f"move #{index} must be an object with a 'move' text")
+        player = entry.get("player", 0)
+        action = entry.get("action", -1)
+        if not isinstance(player, int) or not isinstance(action, int):
+            raise InvalidRecord(f"move #{index} has a non-integer 'player' or 'action'")
+        moves.append(RecordedMove(player, entry["move"], action))
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InvalidRecord("record field 'seed' must be an integer or null")
+    players = data.get("players") or []
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidRecord("record field 'players' must be a list of names")
+    initial = data.get("initial_position")
+    if initial is not None and not isinstance(initial, str):
+        raise InvalidRecord("record field 'initial_position' must be text or null")
+    result = data.get("result")
+    return GameRecord(
+        game=_field(data, "game", str),
+        seed=seed,
+        players=players,
+        moves=moves,
+        result=result if isinstance(result, list) else None,
+        started=str(data.get("started") or ""),
+        finished=data.get("finished") if isinstance(data.get("finished"), str) else None,
+        initial_position=initial,
+    )
+
+
+def load_record(path: str | Path) -> GameRecord:
+    """Read and shape-check a record file (use :func:`replay` to check its moves)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidRecord(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidRecord(f"record {str(path)!r} is not valid JSON: {exc}") from None
+    return parse_record(data)
+
+
+def replay(record: GameRecord) -> list[State]:
+    """Every state of the recorded game, from the start to the last move, checking each move.
+
+    Raises :class:`InvalidRecord` naming the first move that does not replay, or a result that
+    disagrees with the engine.
+    """
+    try:
+        game = load(record.game)
+        state = _start(game, record.seed, record.initial_position)
+    except GameshelfError as exc:
+        raise InvalidRecord(f"record cannot start: {exc}") from None
+    states = [state.clone()]
+    for index, entry in enumerate(record.moves):
+        mover = state.current_player()
+        try:
+            played = state.play(entry.move)
+        except GameshelfError as exc:
+            raise InvalidRecord(f"move #{index} {entry.move!r} does not replay: {exc}") from None
+        if entry.action >= 0 and played.action != entry.action:
+            raise InvalidRecord(
+                f"move #{index} {entry.move!r} is action {played.action}, but the record says "
+                f"{entry.action}"
+            )
+        if entry.player != mover:
+            raise InvalidRecord(
+                f"move #{index} {entry.move!r} was made by {mover}, but the record says {entry.player}"
+            )
+        states.append(state.clone())
+    if record.result is not None:
+        if not state.is_terminal():
+            raise InvalidRecord("the record has a result but its moves do not end the game")
+        if [float(v) for v in record.result] != [float(v) for v in state.returns()]:
+            raise InvalidRecord(
+                f"the recorded result {record.result} differs from the replayed {state.returns()}"
+            )
+    return states

@@ -1,0 +1,1 @@
+"""The games shipped with gameshelf; each subpackage registers itself on import."""
