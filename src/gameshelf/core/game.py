@@ -129,6 +129,13 @@ class State(ABC):
         self.apply_action(action)
         return played
 
+    def render(self, color: bool = False) -> str:
+        """A terminal picture of the state (ANSI colours when ``color``); games override it."""
+        return self.position()
+
+    def __str__(self) -> str:
+        return self.render(color=False)
+
     def describe_player(self, player: int) -> str:
         """A readable name of a player id (including the special ids)."""
         if player == CHANCE:
