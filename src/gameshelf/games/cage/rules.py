@@ -1,0 +1,378 @@
+"""Rules of the Rubik's Cage as in ``docs/games/cage.md``: drops, twists, flips, gravity, lines.
+
+The board is a list of 24 ints, ``board[8*z + r]`` = colour + 1 (0 = empty); columns are always
+bottom-packed, so ``heights[r]`` says how many cubies column ``r`` holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gameshelf.core.errors import GameOver
+from gameshelf.core.game import TERMINAL, Game, State
+from gameshelf.core.spec import GameSpec
+
+from .geometry import (
+    CELLS,
+    COLOURS,
+    FLIP_COLUMN,
+    LAYERS,
+    LINES,
+    LINES_THROUGH,
+    RING,
+    TWIST_SOURCES,
+    TWISTS,
+)
+from .notation import (
+    DROP_ACTIONS,
+    FLIP,
+    NUM_ACTIONS,
+    TWIST_BASE,
+    action_to_text,
+    inverse_action,
+    text_to_action,
+)
+from .options import OPTIONS, CageConfig, make_config
+
+RULES_VERSION = "cage-1"
+NO_MOVE = -1
+
+Board = list[int]
+
+
+def settle(board: Board) -> list[int]:
+    """Let every cubie fall to the bottom of its column (in place); return the heights."""
+    heights = [0] * RING
+    for r in range(RING):
+        values = [board[r], board[RING + r], board[2 * RING + r]]
+        stacked = [v for v in values if v]
+        heights[r] = len(stacked)
+        if stacked != values[: len(stacked)]:
+            stacked += [0] * (LAYERS - len(stacked))
+            board[r], board[RING + r], board[2 * RING + r] = stacked
+    return heights
+
+
+def twisted(board: Board, twist_index: int) -> tuple[Board, list[int]]:
+    """Board and heights after twist ``TWISTS[twist_index]`` and settling."""
+    source = TWIST_SOURCES[twist_index]
+    new = [board[i] for i in source]
+    return new, settle(new)
+
+
+def flipped(board: Board, heights: list[int]) -> tuple[Board, list[int]]:
+    """Board and heights after turning the cage upside down (already settled)."""
+    new = [0] * CELLS
+    new_heights = [0] * RING
+    for r in range(RING):
+        height = heights[r]
+        target = FLIP_COLUMN[r]
+        new_heights[target] = height
+        for z in range(height):
+            new[RING * z + target] = board[RING * (height - 1 - z) + r]
+    return new, new_heights
+
+
+def result_of(board: Board, heights: list[int], action: int) -> Board:
+    """The settled board a twist or flip would produce (no state change)."""
+    if action == FLIP:
+        return flipped(board, heights)[0]
+    return twisted(board, action - TWIST_BASE)[0]
+
+
+def line_colours(board: Board) -> set[int]:
+    """Colours (0-based) that own at least one monochrome line."""
+    found = set()
+    for a, b, c in LINES:
+        value = board[a]
+        if value and value == board[b] and value == board[c]:
+            found.add(value - 1)
+    return found
+
+
+def winning_lines(board: Board) -> list[tuple[int, int, int]]:
+    """Every monochrome line on the board (for highlighting)."""
+    return [line for line in LINES if board[line[0]] and board[line[0]] == board[line[1]] == board[line[2]]]
+
+
+class CageGame(Game):
+    """A configured Rubik's Cage game."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.config: CageConfig = make_config(values)
+        players = self.config.players
+        two_player_zero_sum = players == 2 and self.config.simultaneous != "shared"
+        self.spec = GameSpec(
+            name="cage",
+            title="Rubik's Cage",
+            num_players=players,
+            min_players=2,
+            max_players=4,
+            chance=False,
+            hidden_information=False,
+            simultaneous=False,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=0,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if two_player_zero_sum else None,
+            max_game_length=self.config.max_plies,
+            rules_version=RULES_VERSION,
+            options=OPTIONS,
+            params=dict(values),
+        )
+        self.owner = self.config.owner
+        self.total_cubies = sum(self.config.stock)
+
+    def new_initial_state(self, seed: int | None = None) -> CageState:
+        """The empty cage, player 0 to move (the seed is unused: the Cage has no chance)."""
+        return CageState(self)
+
+    def state_from_position(self, text: str) -> CageState:
+        """Read a position string (see ``docs/games/cage.md``)."""
+        from .position import parse_position
+
+        return parse_position(self, text)
+
+
+class CageState(State):
+    """A Cage position: board, cubies left, player to move, the last move and the result."""
+
+    __slots__ = (
+        "_history",
+        "board",
+        "game",
+        "heights",
+        "last",
+        "left",
+        "outcome",
+        "player",
+        "ply",
+        "prev_board",
+        "seen",
+    )
+
+    def __init__(self, game: CageGame) -> None:
+        self.game: CageGame = game
+        self.board: Board = [0] * CELLS
+        self.heights: list[int] = [0] * RING
+        self.left: list[int] = list(game.config.stock)
+        self.player = 0
+        self.last = NO_MOVE
+        self.prev_board: Board | None = None
+        self.ply = 0
+        self.outcome: list[float] | None = None
+        self.seen: dict[tuple[Any, ...], int] = {}
+        self._history: list[int] = []
+        self._count_position()
+
+    # --- the protocol ---------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The player to move, or ``TERMINAL``."""
+        return TERMINAL if self.outcome is not None else self.player
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.outcome is not None
+
+    def returns(self) -> list[float]:
+        """+1 for each winner, -1 for the others; all 0 for a draw or a game in progress."""
+        return list(self.outcome) if self.outcome is not None else [0.0] * self.game.config.players
+
+    def history(self) -> list[int]:
+        """Every action played since the start (or since the position this state was read from)."""
+        return list(self._history)
+
+    def clone(self) -> CageState:
+        """An independent copy."""
+        other = CageState.__new__(CageState)
+        other.game = self.game
+        other.board = self.board[:]
+        other.heights = self.heights[:]
+        other.left = self.left[:]
+        other.player = self.player
+        other.last = self.last
+        other.prev_board = self.prev_board
+        other.ply = self.ply
+        other.outcome = self.outcome
+        other.seen = dict(self.seen)
+        other._history = self._history[:]
+        return other
+
+    def action_to_string(self, action: int) -> str:
+        """Notation of ``action``."""
+        return action_to_text(action)
+
+    def parse_action(self, text: str) -> int:
+        """Action id of notation ``text`` (legality not checked)."""
+        return text_to_action(text)
+
+    def position(self) -> str:
+        """The position string (see ``docs/games/cage.md``)."""
+        from .position import format_position
+
+        return format_position(self)
+
+    def render(self, color: bool = False) -> str:
+        """The cage as a net of its six faces, plus whose turn it is and the cubies left."""
+        from .render import render_state
+
+        return render_state(self, color=color)
+
+    # --- move generation ------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Drops of the mover's colours into non-full columns, then twists, then the flip."""
+        if self.outcome is not None:
+            return []
+        actions = self._drops()
+        config = self.game.config
+        board = self.board
+        for index in range(len(TWISTS)):
+            if config.allow_noop_twists or twisted(board, index)[0] != board:
+                actions.append(TWIST_BASE + index)
+        actions.append(FLIP)
+        forbidden = self._forbidden(actions)
+        if forbidden:
+            remaining = [a for a in actions if a not in forbidden]
+            # The rulebook promises a move; only an exotic option mix could remove them all.
+            if remaining:
+                return remaining
+        return actions
+
+    def _drops(self) -> list[int]:
+        actions: list[int] = []
+        open_columns = [r for r in range(RING) if self.heights[r] < LAYERS]
+        for colour in self.game.config.colours[self.player]:
+            if self.left[colour]:
+                base = RING * colour
+                actions.extend(base + r for r in open_columns)
+        return actions
+
+    def _forbidden(self, candidates: list[int]) -> set[int]:
+        """Moves the no-reverse rule takes away from ``candidates``."""
+        mode = self.game.config.no_reverse
+        if mode == "off" or self.last < TWIST_BASE:
+            return set()
+        if mode == "syntactic":
+            return {inverse_action(self.last)}
+        before = self.prev_board
+        return {
+            a
+            for a in candidates
+            if a >= TWIST_BASE and result_of(self.board, self.heights, a) == before
+        }
+
+    # --- applying moves -------------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action id (unchecked)."""
+        mover = self.player
+        if self.game.config.no_reverse == "semantic":
+            self.prev_board = self.board[:] if action >= TWIST_BASE else None
+        if action < DROP_ACTIONS:
+            colour, column = divmod(action, RING)
+            cell = RING * self.heights[column] + column
+            self.board[cell] = colour + 1
+            self.heights[column] += 1
+            self.left[colour] -= 1
+            colours = self._lines_through(cell, colour + 1)
+        else:
+            if action == FLIP:
+                self.board, self.heights = flipped(self.board, self.heights)
+            else:
+                self.board, self.heights = twisted(self.board, action - TWIST_BASE)
+            colours = line_colours(self.board)
+        self.last = action
+        self.ply += 1
+        self.player = (mover + 1) % self.game.config.players
+        self._history.append(action)
+        self._decide(mover, action, colours)
+
+    def _lines_through(self, cell: int, value: int) -> set[int]:
+        board = self.board
+        for a, b in LINES_THROUGH[cell]:
+            if board[a] == value and board[b] == value:
+                return {value - 1}
+        return set()
+
+    def _decide(self, mover: int, action: int, colours: set[int]) -> None:
+        """Set the outcome after a move: lines first, then the drawing rules."""
+        config = self.game.config
+        if colours:
+            self.outcome = self._line_outcome(mover, {self.game.owner[c] for c in colours})
+            return
+        if action < DROP_ACTIONS:
+            self.seen.clear()  # a drop is irreversible: earlier positions never come back
+            if not config.continue_after_last_drop and not any(self.left):
+                self.outcome = self._draw()
+                return
+        if self.ply >= config.max_plies:
+            self.outcome = self._draw()
+            return
+        if self._count_position() >= config.repetition_draw > 0:
+            self.outcome = self._draw()
+
+    def _line_outcome(self, mover: int, owners: set[int]) -> list[float]:
+        rule = self.game.config.simultaneous
+        if len(owners) == 1:
+            return self._win(owners)
+        if rule == "shared":
+            return self._win(owners)
+        if rule == "mover_priority" and mover in owners:
+            return self._win({mover})
+        return self._draw()
+
+    def _win(self, winners: set[int]) -> list[float]:
+        return [1.0 if p in winners else -1.0 for p in range(self.game.config.players)]
+
+    def _draw(self) -> list[float]:
+        return [0.0] * self.game.config.players
+
+    def repetition_key(self) -> tuple[Any, ...]:
+        """What makes two positions 'the same' for the repetition rule."""
+        mode = self.game.config.no_reverse
+        if mode == "syntactic":
+            forbid: Any = inverse_action(self.last) if self.last >= 0 else NO_MOVE
+        elif mode == "semantic":
+            forbid = tuple(self.prev_board) if self.prev_board is not None else None
+        else:
+            forbid = None
+        return (tuple(self.board), self.player, forbid)
+
+    def _count_position(self) -> int:
+        if self.game.config.repetition_draw == 0:
+            return 0
+        key = self.repetition_key()
+        count = self.seen.get(key, 0) + 1
+        self.seen[key] = count
+        return count
+
+    # --- explanations ---------------------------------------------------------------------
+    def explain_illegal(self, action: int, text: str) -> str:
+        """A precise reason why ``action`` cannot be played here."""
+        if self.outcome is not None:
+            raise GameOver(f"the game is over; {text!r} cannot be played")
+        config = self.game.config
+        name = action_to_text(action)
+        if action < DROP_ACTIONS:
+            colour, column = divmod(action, RING)
+            if colour not in config.colours[self.player]:
+                mine = " ".join(COLOURS[c] for c in config.colours[self.player])
+                return f"{name}: {COLOURS[colour]} is not a colour of player {self.player} ({mine})"
+            if not self.left[colour]:
+                return f"{name}: player {self.player} has no {COLOURS[colour]} cubies left"
+            if self.heights[column] >= LAYERS:
+                return f"{name}: column {column} is full"
+        if action >= TWIST_BASE:
+            if not config.allow_noop_twists and action != FLIP:
+                return f"{name}: this twist changes nothing (allow_noop_twists=false)"
+            return (
+                f"{name}: it would directly reverse the previous move "
+                f"{action_to_text(self.last)} (no_reverse={config.no_reverse})"
+            )
+        return f"{name} is not legal here"
+
+
+def make_game(values: Mapping[str, Any]) -> CageGame:
+    """Registry factory."""
+    return CageGame(values)
