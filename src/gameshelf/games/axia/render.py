@@ -1,0 +1,108 @@
+"""Terminal pictures of an AXIA state and of a player's territory."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import REGIONS
+
+if TYPE_CHECKING:
+    from .rules import AxiaState
+
+_ABBREV = {
+    "sentinel_forest": "SF",
+    "sentinel_desert": "SD",
+    "sentinel_mountain": "SM",
+    "sentinel_lake": "SL",
+    "temple_sentinel": "TS",
+    "zorak": "Zo",
+    "rut": "Ru",
+    "foga": "Fo",
+    "cadra": "Ca",
+    "torcha": "To",
+    "ariak": "Ar",
+    "king_forest": "KF",
+    "king_desert": "KD",
+    "king_mountain": "KM",
+    "king_lake": "KL",
+    "temple_guardian": "TG",
+    "ryde": "Ry",
+    "corvo": "Co",
+    "acolyte_1": "A1",
+    "acolyte_2": "A2",
+    "acolyte_3": "A3",
+    "acolyte_4": "A4",
+    "acolyte_5": "A5",
+    "acolyte_master": "A6",
+    "rakya": "Rk",
+}
+_COLOURS = ("\x1b[32m", "\x1b[33m", "\x1b[37m", "\x1b[36m", "\x1b[35m")
+_RESET = "\x1b[0m"
+
+
+def beast_abbrev(beast: str) -> str:
+    """Two-letter abbreviation of a beast name."""
+    return _ABBREV.get(beast, beast[:2])
+
+
+def render_territory(state: AxiaState, p: int, color: bool = False) -> list[str]:
+    """Lines picturing player ``p``'s 6×6 territory.
+
+    A space reads ``fRuM3x``: region initial, beast, die (P/M), critical (``*`` = any), and a
+    mark (``/`` wounded, ``X`` defeated).
+    """
+    g = state.game
+    lines = ["     " + "".join(f"{c:^8}" for c in "abcdef")]
+    for row in range(6):
+        cells = []
+        for col in range(6):
+            s = row * 6 + col
+            gs = state.spc[p][s]
+            if gs < 0:
+                cells.append("   .    ")
+                continue
+            t = g.tables
+            crit = str(t.critical[gs]) if t.critical[gs] else "*"
+            mark = " /X"[state.marks[p][s]]
+            die = "M" if t.magic[gs] else "P"
+            text = f"{REGIONS[t.region[gs]][0]}{beast_abbrev(t.beast[gs])}{die}{crit}{mark}"
+            if color:
+                text = _COLOURS[t.region[gs]] + text + _RESET
+            cells.append(f" {text} ")
+        sep = "  " if row % 2 else ""
+        lines.append(f"  {row + 1}  " + "".join(cells) + sep)
+    return lines
+
+
+def render_state(state: AxiaState, color: bool = False) -> str:
+    """Every territory (with its scoring slots), the face-up row, the dice and the turn."""
+    from .rules import PHASE_NAMES
+
+    g = state.game
+    out = [
+        f"AXIA round {state.round}/8, {PHASE_NAMES[state.phase]} step, "
+        f"{state.describe_player(state.current_player())} to move"
+    ]
+    dice = []
+    for d in range(g.num_dice):
+        value = state.dice[d] or "?"
+        used = "" if state.used[d] < 0 else f"(used by {state.used[d]})"
+        dice.append(f"{g.die_name(d)}={value}{used}")
+    out.append("dice: " + " ".join(dice))
+    out.append(
+        "face-up: " + " ".join(g.cards.territory[c].id if c >= 0 else "--" for c in state.faceup)
+    )
+    for p in range(g.n):
+        slots = [g.cards.scoring[c].id if c >= 0 else "--" for c in state.slots[p]]
+        out.append(
+            f"player {p}: rows {' '.join(slots[:3])}  columns {' '.join(slots[3:])}  "
+            f"hand {len(state.hands[p])}  items {len(state.items[p])}  "
+            f"score {state.score_sheet(p)['total']}"
+        )
+        out.extend(render_territory(state, p, color))
+    task = state.task()
+    if task is not None:
+        out.append(f"effect waiting: {task[0]}")
+    if state.is_terminal():
+        out.append(state.result_text())
+    return "\n".join(out)

@@ -1,0 +1,810 @@
+"""AXIA: Slayer Combo rules: setup, rounds, hits, effects and items, as a turn-based state.
+
+Simultaneous choices are sequentialised (OpenSpiel style): players commit their placement one
+seat at a time and nobody else's view shows a commitment until all are revealed together. Every
+draw, deal and roll is an explicit chance node whose outcomes are the cards left in that deck
+(uniformly) or the six die faces, so the state holds no hidden deck order at all.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from gameshelf.core.errors import InvalidPosition
+from gameshelf.core.game import CHANCE, TERMINAL, Game, State
+from gameshelf.core.spec import GameSpec
+
+from . import actions as A
+from .cards import ITEM_EFFECTS, REGIONS, TEMPLE, CardSet, load_cards
+from .scoring import DEFEATED, WOUNDED, Tables, score_breakdown, solo_rank
+
+ROUNDS = 8
+
+# phases
+SCORE_PICK, MULLIGAN, PLACE, REFILL, TURN, OVER = range(6)
+PHASE_NAMES = ("scoring-setup", "explore-regions", "place", "refill", "hit", "over")
+
+# chance kinds (queue entries are (kind, player, slot))
+C_SCORE, C_SLOT, C_HAND, C_FACEUP, C_ITEM, C_ROLL = range(6)
+
+# effect tasks (stack entries are (task, param))
+T_SENTINEL, T_ZORAK, T_RUT, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA = range(7)
+T_I_NONMAG, T_I_REGION, T_I_CHANGE, T_I_DIAG = range(7, 11)
+TASK_NAMES = (
+    "sentinel",
+    "zorak",
+    "rut",
+    "foga",
+    "cadra",
+    "temple sentinel",
+    "torcha",
+    "item: defeat a non-magical beast",
+    "item: defeat a beast in a region",
+    "item: change a die",
+    "item: hit two diagonal beasts",
+)
+DEFEAT_TASKS = frozenset({T_CADRA, T_TEMPLE, T_I_NONMAG, T_I_REGION})
+
+_EFFECT_OF_BEAST: dict[str, tuple[int, int]] = {
+    **{f"sentinel_{r}": (T_SENTINEL, i) for i, r in enumerate(REGIONS[:4])},
+    "zorak": (T_ZORAK, 0),
+    "rut": (T_RUT, 0),
+    "foga": (T_FOGA, -1),
+    "cadra": (T_CADRA, -1),
+    "temple_sentinel": (T_TEMPLE, 0),
+    "torcha": (T_TORCHA, 0),
+}
+
+
+class AxiaGame(Game):
+    """A configured AXIA game (players, card file, variants)."""
+
+    def __init__(self, params: Mapping[str, Any], options: tuple[Any, ...] = ()) -> None:
+        self.params = dict(params)
+        self.n: int = int(self.params.get("players", 2))
+        path = self.params.get("cards")
+        self.cards: CardSet = load_cards(path)
+        self.tables = Tables.build(self.cards)
+        self.first_game = bool(self.params.get("first_game", False))
+        self.prioritize = bool(self.params.get("prioritize_objectives", False))
+        self.explore = bool(self.params.get("explore_regions", False))
+        self.must_hit = bool(self.params.get("must_hit_if_possible", True))
+        self.num_physical = 2 if self.n == 1 else self.n + 1
+        self.num_dice = 3 if self.n == 1 else 2 * self.n + 1
+        self.faceup_size = 2 if self.n == 1 else 3
+        self.order = [0, 0] if self.n == 1 else [*range(self.n), *reversed(range(self.n))]
+        self.territory_index = {c.id: i for i, c in enumerate(self.cards.territory)}
+        self.scoring_index = {c.id: i for i, c in enumerate(self.cards.scoring)}
+        self.item_index = {c.id: i for i, c in enumerate(self.cards.items)}
+        self.effect_of = tuple(_EFFECT_OF_BEAST.get(b, (-1, 0)) for b in self.tables.beast)
+        self.spec = GameSpec(
+            name="axia",
+            title="AXIA: Slayer Combo",
+            num_players=self.n,
+            min_players=1,
+            max_players=4,
+            chance=True,
+            hidden_information=True,
+            simultaneous=False,
+            num_distinct_actions=A.NUM_ACTIONS,
+            max_chance_outcomes=max(60, len(self.cards.territory)),
+            min_utility=0.0,
+            max_utility=1000.0 if self.n == 1 else 1.0,
+            utility_sum=None,
+            max_game_length=6000,
+            rules_version="axia-1",
+            options=options,
+            params=self.params,
+        )
+
+    def die_name(self, die: int) -> str:
+        """``P1``.. for Physical dice, ``M1``.. for Magic dice."""
+        if die < self.num_physical:
+            return f"P{die + 1}"
+        return f"M{die - self.num_physical + 1}"
+
+    def parse_die(self, text: str) -> int | None:
+        """Die index of ``P1``/``M2`` text, or ``None``."""
+        match = re.fullmatch(r"([PM])([1-9])", text)
+        if match is None:
+            return None
+        number = int(match.group(2)) - 1
+        if match.group(1) == "P":
+            return number if number < self.num_physical else None
+        die = self.num_physical + number
+        return die if die < self.num_dice else None
+
+    def is_magic_die(self, die: int) -> bool:
+        """Whether die index ``die`` is a Magic die."""
+        return die >= self.num_physical
+
+    def new_initial_state(self, seed: int | None = None) -> AxiaState:
+        """The start of the setup (every random step is a chance node, so ``seed`` is unused)."""
+        state = AxiaState(self)
+        state.start_setup()
+        return state
+
+    def state_from_position(self, text: str) -> AxiaState:
+        """Read a position written by :meth:`AxiaState.position`."""
+        return AxiaState.from_position(self, text)
+
+
+class AxiaState(State):
+    """A position of AXIA. ``position()`` is the full state; ``view(p)`` hides what it must."""
+
+    game: AxiaGame
+
+    def __init__(self, game: AxiaGame) -> None:
+        self.game = game
+        n = game.n
+        self.phase = SCORE_PICK
+        self.round = 0
+        self.start = 0
+        self.cur = 0
+        self.count = 0  # progress within the phase (players done, picks left, ...)
+        self.batch = 0
+        self.chance: list[tuple[int, int, int]] = []
+        self.grid = [[-1] * 9 for _ in range(n)]
+        self.marks = [[0] * 36 for _ in range(n)]
+        self.spc = [[-1] * 36 for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.items: list[list[int]] = [[] for _ in range(n)]
+        self.slots = [[-1] * 6 for _ in range(n)]
+        self.offers: list[list[int]] = [[] for _ in range(n)]
+        self.pending = [-1] * n
+        self.tdeck = list(range(len(game.cards.territory)))
+        self.tdisc: list[int] = []
+        self.ideck = list(range(len(game.cards.items)))
+        self.sdeck = list(range(len(game.cards.scoring)))
+        self.faceup = [-1] * game.faceup_size
+        self.dice = [0] * game.num_dice
+        self.used = [-1] * game.num_dice
+        self.took = False
+        self.turn = 0
+        self.hit_done = False
+        self.item_done = False
+        self.boost = False
+        self.stack: list[tuple[int, int]] = []
+        self.hist: list[int] = []
+        self._returns: list[float] | None = None
+
+    # ------------------------------------------------------------------ setup & flow
+    def start_setup(self) -> None:
+        """Queue the scoring-card setup (or the first-game random deal)."""
+        g = self.game
+        if g.first_game:
+            for p in range(g.n):
+                for slot in range(6):
+                    self.chance.append((C_SLOT, p, slot))
+            self._deal_territory()
+        else:
+            self._score_batch()
+        self._advance()
+
+    def _score_params(self) -> tuple[int, int, int]:
+        """(cards dealt per batch, picks per batch, batches) for the scoring setup."""
+        if self.game.prioritize:
+            return 7, 1, 6
+        if self.game.n == 1:
+            return 3, 2, 3
+        return 4, 3, 2
+
+    def _score_batch(self) -> None:
+        deal, picks, _ = self._score_params()
+        if not self.game.prioritize or self.batch == 0:
+            for p in range(self.game.n):
+                self.chance.extend((C_SCORE, p, 0) for _ in range(deal))
+        self.phase = SCORE_PICK
+        self.cur = 0
+        self.count = picks
+
+    def _end_score_pick(self) -> None:
+        g = self.game
+        _, picks, batches = self._score_params()
+        self.cur += 1
+        self.count = picks
+        if self.cur < g.n:
+            return
+        self.batch += 1
+        if g.prioritize:
+            self.offers = [self.offers[(p - 1) % g.n] for p in range(g.n)]
+        else:
+            self.offers = [[] for _ in range(g.n)]
+        if self.batch < batches:
+            self._score_batch()
+            return
+        self.offers = [[] for _ in range(g.n)]
+        self._deal_territory()
+
+    def _deal_territory(self) -> None:
+        for p in range(self.game.n):
+            self.chance.extend((C_HAND, p, 0) for _ in range(4))
+        self.cur = 0
+        self.count = 0
+        if self.game.explore:
+            self.phase = MULLIGAN
+        else:
+            self._start_place()
+
+    def _start_place(self) -> None:
+        self.phase = PLACE
+        self.cur = self.start
+        self.count = 0
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.dice = [0] * self.game.num_dice
+        self.used = [-1] * self.game.num_dice
+        self.chance.extend((C_ROLL, 0, d) for d in range(self.game.num_dice))
+        self._start_place()
+
+    def _reveal(self) -> None:
+        """All placements are committed: put them on the grids together."""
+        for p in range(self.game.n):
+            card, cell = divmod(self.pending[p], 9)
+            self.grid[p][cell] = card
+            for local, space in enumerate(A.CELL_SPACES[cell]):
+                self.spc[p][space] = card * 4 + local
+            self.pending[p] = -1
+        if self.round == 0:
+            self.chance.extend((C_FACEUP, 0, i) for i in range(self.game.faceup_size))
+            self._start_round()
+        elif self.round == ROUNDS:
+            self._start_hits()
+        else:
+            self.phase = REFILL
+            self.cur = self.start
+            self.count = 0
+            self.took = False
+
+    def _end_refill_turn(self) -> None:
+        g = self.game
+        self.count += 1
+        self.cur = (self.cur + 1) % g.n
+        if self.count < g.n:
+            return
+        if g.n > 1 and not self.took:
+            self._refresh_faceup()
+        self._start_hits()
+
+    def _refresh_faceup(self) -> None:
+        for i, card in enumerate(self.faceup):
+            if card >= 0:
+                self.tdisc.append(card)
+            self.faceup[i] = -1
+            self.chance.append((C_FACEUP, 0, i))
+
+    def _start_hits(self) -> None:
+        self.phase = TURN
+        self.turn = 0
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        self.cur = self.game.order[self.turn]
+        self.hit_done = False
+        self.item_done = False
+        self.boost = False
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        if self.turn < len(self.game.order):
+            self._begin_turn()
+            return
+        self.used = [-1] * self.game.num_dice
+        self.start = (self.start + 1) % self.game.n
+        if self.round == ROUNDS:
+            self.phase = OVER
+            self.cur = TERMINAL
+        else:
+            self._start_round()
+
+    def _advance(self) -> None:
+        """Resolve automatic steps until a chance node or a decision is reached."""
+        while True:
+            if self.chance:
+                kind = self.chance[0][0]
+                if kind == C_HAND and not self.tdeck and self.tdisc:
+                    self.tdeck = sorted(self.tdisc)
+                    self.tdisc = []
+                if self._chance_pool(kind):
+                    return
+                self.chance.pop(0)  # the deck is exhausted: the draw fizzles
+                continue
+            if self.phase == REFILL and not self.legal_actions():
+                self._end_refill_turn()  # nothing left to draw anywhere
+                continue
+            if self.phase != TURN:
+                return
+            if self.stack:
+                task, _ = self.stack[-1]
+                if task == T_RUT:
+                    self.stack.pop()
+                    self.chance.append((C_ITEM, self.cur, 0))
+                    continue
+                if not self._task_actions(self.stack[-1]):
+                    self.stack.pop()
+                    continue
+                return
+            if not self.hit_done:
+                return
+            if not self.item_done and self._item_actions():
+                return
+            self._end_turn()
+            if self.phase == OVER:
+                return
+
+    # ------------------------------------------------------------------ protocol
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` or ``TERMINAL``."""
+        if self.phase == OVER:
+            return TERMINAL
+        if self.chance:
+            return CHANCE
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        """Whether round 8 is over."""
+        return self.phase == OVER
+
+    def _chance_pool(self, kind: int) -> list[int]:
+        if kind == C_ROLL:
+            return list(range(6))
+        if kind in (C_SCORE, C_SLOT):
+            return self.sdeck
+        if kind == C_ITEM:
+            return self.ideck
+        return self.tdeck
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Uniform over the cards left in the deck being drawn from, or the six faces."""
+        if not self.chance or self.phase == OVER:
+            return []
+        pool = self._chance_pool(self.chance[0][0])
+        return [(a, 1.0 / len(pool)) for a in sorted(pool)]
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids, ascending."""
+        if self.phase == OVER:
+            return []
+        if self.chance:
+            return sorted(self._chance_pool(self.chance[0][0]))
+        if self.phase == SCORE_PICK:
+            empty = [s for s in range(6) if self.slots[self.cur][s] < 0]
+            return sorted(A.SCORE_PLACE + c * 6 + s for c in self.offers[self.cur] for s in empty)
+        if self.phase == MULLIGAN:
+            return [A.MULLIGAN + m for m in range(1 << len(self.hands[self.cur]))]
+        if self.phase == PLACE:
+            empty = [c for c in range(9) if self.grid[self.cur][c] < 0]
+            return sorted(A.PLACE + h * 9 + c for h in self.hands[self.cur] for c in empty)
+        if self.phase == REFILL:
+            out = [A.REFILL + i for i, c in enumerate(self.faceup) if c >= 0]
+            if self.tdeck or self.tdisc:
+                out.append(A.DECK)
+            return out
+        if self.stack:
+            return self._task_actions(self.stack[-1])
+        if not self.hit_done:
+            return sorted(self._hit_actions() + self._item_actions())
+        return sorted([*self._item_actions(), A.END])
+
+    # ------------------------------------------------------------------ hits and targets
+    def _alive(self, p: int) -> list[int]:
+        marks, spc = self.marks[p], self.spc[p]
+        return [s for s in range(36) if spc[s] >= 0 and marks[s] != DEFEATED]
+
+    def _magic(self, p: int, s: int) -> bool:
+        return self.game.tables.magic[self.spc[p][s]]
+
+    def _die_targets(self, die: int, boost: bool) -> list[int]:
+        magic = self.game.is_magic_die(die) or boost
+        p = self.cur
+        return [s for s in self._alive(p) if magic or not self._magic(p, s)]
+
+    def _hit_actions(self) -> list[int]:
+        out: list[int] = []
+        free = [d for d in range(self.game.num_dice) if self.used[d] < 0]
+        useless = []
+        for d in free:
+            targets = self._die_targets(d, self.boost and not self.game.is_magic_die(d))
+            out.extend(A.DIE_HIT + d * 36 + s for s in targets)
+            if not targets:
+                useless.append(d)
+        if not out or not self.game.must_hit:
+            out.extend(A.WASTE + d for d in useless)
+        return out
+
+    def _task_targets(self, task: int, param: int) -> list[int]:
+        p = self.cur
+        alive = self._alive(p)
+        tables, spc = self.game.tables, self.spc[p]
+        if task in (T_SENTINEL, T_I_REGION):
+            return [s for s in alive if tables.region[spc[s]] == param]
+        if task == T_TEMPLE:
+            return [s for s in alive if tables.region[spc[s]] == TEMPLE]
+        if task == T_TORCHA:
+            return [s for s in alive if tables.magic[spc[s]]]
+        if task == T_CADRA:
+            row, col = divmod(param, 6)
+            return [
+                s
+                for s in alive
+                if tables.magic[spc[s]] and (s // 6 == row or s % 6 == col) and s != param
+            ]
+        if task == T_I_NONMAG:
+            return [s for s in alive if not tables.magic[spc[s]]]
+        if task == T_FOGA:
+            live = set(alive)
+            return sorted(s for s in A.ORTHOGONAL[param] if s in live)
+        return []
+
+    def _task_actions(self, entry: tuple[int, int]) -> list[int]:
+        task, param = entry
+        if task == T_ZORAK:
+            out: list[int] = []
+            for d in range(self.game.num_dice):
+                if self.used[d] < 0:
+                    out.extend(A.ZORAK + d * 36 + s for s in self._die_targets(d, False))
+            return out
+        if task == T_I_CHANGE:
+            return [
+                A.CHANGE + d * 6 + v
+                for d in range(self.game.num_dice)
+                if self.used[d] < 0
+                for v in range(6)
+                if v + 1 != self.dice[d]
+            ]
+        if task == T_I_DIAG:
+            return [A.PAIR + a * 36 + b for a, b in self._diagonal_pairs()]
+        targets = self._task_targets(task, param)
+        if task == T_FOGA and len(targets) >= 2:
+            return sorted(
+                A.PAIR + a * 36 + b for i, a in enumerate(targets) for b in targets[i + 1 :]
+            )
+        return [A.TARGET + s for s in sorted(targets)]
+
+    def _diagonal_pairs(self) -> list[tuple[int, int]]:
+        live = set(self._alive(self.cur))
+        return [(a, b) for a, b in A.DIAGONAL_PAIRS if a in live and b in live]
+
+    def _item_playable(self, item: int) -> bool:
+        card = self.game.cards.items[item]
+        effect = card.effect
+        if effect == "physical_as_magic":
+            return not self.hit_done and not self.boost
+        if effect == "change_die":
+            return any(u < 0 for u in self.used)
+        if effect == "hit_diagonal":
+            return bool(self._diagonal_pairs())
+        if effect == "defeat_nonmagical":
+            return bool(self._task_targets(T_I_NONMAG, 0))
+        return bool(self._task_targets(T_I_REGION, REGIONS.index(card.region or "")))
+
+    def _item_actions(self) -> list[int]:
+        if self.item_done:
+            return []
+        return [A.ITEM + i for i in sorted(set(self.items[self.cur])) if self._item_playable(i)]
+
+    def _hit(self, s: int, critical: bool) -> None:
+        """One hit on space ``s`` of the player to move (a wound, or a defeat)."""
+        marks = self.marks[self.cur]
+        if marks[s] == WOUNDED or critical:
+            self._defeat(s)
+        else:
+            marks[s] = WOUNDED
+
+    def _defeat(self, s: int) -> None:
+        self.marks[self.cur][s] = DEFEATED
+        task, param = self.game.effect_of[self.spc[self.cur][s]]
+        if task >= 0:
+            self.stack.append((task, s if param < 0 else param))
+
+    def _die_hit(self, value: int, s: int) -> None:
+        crit = self.game.tables.critical[self.spc[self.cur][s]]
+        self._hit(s, crit == 0 or crit == value)
+
+    def _hits_in_order(self, spaces: list[int], defeat: bool) -> None:
+        """Hit (or defeat) several spaces; their effects then resolve in the order given."""
+        before = len(self.stack)
+        for s in spaces:
+            if defeat:
+                self._defeat(s)
+            else:
+                self._hit(s, False)
+        self.stack[before:] = reversed(self.stack[before:])
+
+    # ------------------------------------------------------------------ applying actions
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action id (unchecked)."""
+        self.hist.append(action)
+        if self.chance:
+            self._apply_chance(action)
+        elif self.phase == SCORE_PICK:
+            card, slot = divmod(action - A.SCORE_PLACE, 6)
+            self.slots[self.cur][slot] = card
+            self.offers[self.cur].remove(card)
+            self.count -= 1
+            if self.count == 0:
+                self._end_score_pick()
+        elif self.phase == MULLIGAN:
+            self._apply_mulligan(action - A.MULLIGAN)
+        elif self.phase == PLACE:
+            self._apply_place(action - A.PLACE)
+        elif self.phase == REFILL:
+            self._apply_refill(action - A.REFILL)
+        else:
+            self._apply_turn(action)
+        self._advance()
+
+    def _apply_chance(self, action: int) -> None:
+        kind, p, slot = self.chance.pop(0)
+        if kind == C_ROLL:
+            self.dice[slot] = action + 1
+        elif kind == C_SCORE:
+            self.sdeck.remove(action)
+            self.offers[p].append(action)
+        elif kind == C_SLOT:
+            self.sdeck.remove(action)
+            self.slots[p][slot] = action
+        elif kind == C_ITEM:
+            self.ideck.remove(action)
+            self.items[p].append(action)
+        elif kind == C_HAND:
+            self.tdeck.remove(action)
+            self.hands[p].append(action)
+            self.hands[p].sort()
+        else:
+            self.tdeck.remove(action)
+            self.faceup[slot] = action
+
+    def _apply_mulligan(self, mask: int) -> None:
+        hand = self.hands[self.cur]
+        drop = [c for i, c in enumerate(hand) if mask >> i & 1]
+        for card in drop:
+            hand.remove(card)
+            self.tdisc.append(card)
+        self.chance.extend((C_HAND, self.cur, 0) for _ in drop)
+        self.cur += 1
+        if self.cur == self.game.n:
+            self._start_place()
+
+    def _apply_place(self, code: int) -> None:
+        card = code // 9
+        self.hands[self.cur].remove(card)
+        self.pending[self.cur] = code
+        self.count += 1
+        self.cur = (self.cur + 1) % self.game.n
+        if self.count == self.game.n:
+            self._reveal()
+
+    def _apply_refill(self, choice: int) -> None:
+        p = self.cur
+        if choice < 3:
+            card = self.faceup[choice]
+            self.faceup[choice] = -1
+            self.hands[p].append(card)
+            self.hands[p].sort()
+            self.took = True
+            self.chance.append((C_FACEUP, 0, choice))
+        else:
+            self.chance.append((C_HAND, p, 0))
+            if self.game.n == 1:
+                self._refresh_faceup()
+        self._end_refill_turn()
+
+    def _apply_turn(self, action: int) -> None:
+        if action >= A.END:
+            self._end_turn()
+        elif action >= A.CHANGE:
+            die, value = divmod(action - A.CHANGE, 6)
+            self.stack.pop()
+            self.dice[die] = value + 1
+        elif action >= A.ITEM:
+            self._play_item(action - A.ITEM)
+        elif action >= A.PAIR:
+            a, b = divmod(action - A.PAIR, 36)
+            self.stack.pop()
+            self._hits_in_order([a, b], defeat=False)
+        elif action >= A.ZORAK:
+            die, s = divmod(action - A.ZORAK, 36)
+            self.stack.pop()
+            self._die_hit(self.dice[die], s)
+        elif action >= A.TARGET:
+            s = action - A.TARGET
+            task, _ = self.stack.pop()
+            if task in DEFEAT_TASKS:
+                self._defeat(s)
+            else:
+                self._hit(s, False)
+        elif action >= A.WASTE:
+            self.used[action - A.WASTE] = self.cur
+            self.hit_done = True
+        else:
+            die, s = divmod(action - A.DIE_HIT, 36)
+            self.used[die] = self.cur
+            self.hit_done = True
+            self._die_hit(self.dice[die], s)
+
+    def _play_item(self, item: int) -> None:
+        self.items[self.cur].remove(item)
+        self.item_done = True
+        card = self.game.cards.items[item]
+        if card.effect == "physical_as_magic":
+            self.boost = True
+        elif card.effect == "change_die":
+            self.stack.append((T_I_CHANGE, 0))
+        elif card.effect == "hit_diagonal":
+            self.stack.append((T_I_DIAG, 0))
+        elif card.effect == "defeat_nonmagical":
+            self.stack.append((T_I_NONMAG, 0))
+        else:
+            self.stack.append((T_I_REGION, REGIONS.index(card.region or "")))
+
+    # ------------------------------------------------------------------ results
+    def score_sheet(self, p: int) -> dict[str, Any]:
+        """Player ``p``'s score so far (final at the end) with every part itemised."""
+        g = self.game
+        return score_breakdown(
+            g.cards, g.tables, self.spc[p], self.marks[p], self.slots[p], self.items[p]
+        )
+
+    def ranking_key(self, p: int) -> tuple[int, int, int]:
+        """(score, defeated beasts, defeated Rakya): the rulebook's order of tie-breakers."""
+        sheet = self.score_sheet(p)
+        return sheet["total"], sheet["defeated"], sheet["defeated_rakya"]
+
+    def returns(self) -> list[float]:
+        """Solo: the final score. Otherwise 1 for each winner after tie-breakers, 0 for others."""
+        if self.phase != OVER:
+            return [0.0] * self.game.n
+        if self._returns is None:
+            if self.game.n == 1:
+                self._returns = [float(min(self.score_sheet(0)["total"], 1000))]
+            else:
+                keys = [self.ranking_key(p) for p in range(self.game.n)]
+                best = max(keys)
+                self._returns = [1.0 if k == best else 0.0 for k in keys]
+        return list(self._returns)
+
+    def solo_rank(self) -> str | None:
+        """The Slayer rank of a solo game (``None`` with more players)."""
+        if self.game.n != 1:
+            return None
+        return solo_rank(self.score_sheet(0)["total"])
+
+    def history(self) -> list[int]:
+        """Every action applied since the initial state."""
+        return list(self.hist)
+
+    def clone(self) -> AxiaState:
+        """An independent copy (lists copied one level deep; everything inside is immutable)."""
+        new = AxiaState.__new__(AxiaState)
+        new.__dict__.update(self.__dict__)
+        new.chance = list(self.chance)
+        new.grid = [list(x) for x in self.grid]
+        new.marks = [list(x) for x in self.marks]
+        new.spc = [list(x) for x in self.spc]
+        new.hands = [list(x) for x in self.hands]
+        new.items = [list(x) for x in self.items]
+        new.slots = [list(x) for x in self.slots]
+        new.offers = [list(x) for x in self.offers]
+        new.pending = list(self.pending)
+        new.tdeck = list(self.tdeck)
+        new.tdisc = list(self.tdisc)
+        new.ideck = list(self.ideck)
+        new.sdeck = list(self.sdeck)
+        new.faceup = list(self.faceup)
+        new.dice = list(self.dice)
+        new.used = list(self.used)
+        new.stack = list(self.stack)
+        new.hist = list(self.hist)
+        return new
+
+    # ------------------------------------------------------------------ positions
+    _FIELDS: tuple[str, ...] = (
+        *("phase", "round", "start", "cur", "count", "batch", "chance", "grid", "marks"),
+        *("hands", "items", "slots", "offers", "pending", "tdeck", "tdisc", "ideck", "sdeck"),
+        *("faceup", "dice", "used", "took", "turn", "hit_done", "item_done", "boost", "stack"),
+        "hist",
+    )
+
+    def position(self) -> str:
+        """The full state (hidden parts included) as compact JSON."""
+        data = {name: getattr(self, name) for name in self._FIELDS}
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_position(cls, game: AxiaGame, text: str) -> AxiaState:
+        """Read :meth:`position` text back; :class:`InvalidPosition` when it is malformed."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise InvalidPosition(f"an axia position must be JSON: {exc}") from None
+        if not isinstance(data, dict) or set(data) != set(cls._FIELDS):
+            raise InvalidPosition(
+                "an axia position must be an object with the fields " + ", ".join(cls._FIELDS)
+            )
+        state = cls(game)
+        try:
+            _load_fields(state, data)
+        except (TypeError, ValueError, IndexError) as exc:
+            raise InvalidPosition(f"malformed axia position: {exc}") from None
+        return state
+
+    # ------------------------------------------------------------------ notation
+    def action_to_string(self, action: int) -> str:
+        """Notation of ``action`` here (see docs/games/axia.md)."""
+        return _notation(self, action)
+
+    def parse_action(self, text: str) -> int:
+        """The action id written as ``text`` in this state."""
+        return _parse(self, text)
+
+    def explain_illegal(self, action: int, text: str) -> str:
+        """A precise reason why ``action`` is not legal."""
+        return _explain(self, action, text)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may know (``None`` = spectator)."""
+        from .view import make_view
+
+        return make_view(self, player)
+
+    def render(self, color: bool = False) -> str:
+        """A terminal picture of every territory, the row, the dice and whose turn it is."""
+        from .render import render_state
+
+        return render_state(self, color)
+
+    def task(self) -> tuple[str, int] | None:
+        """The effect waiting for a choice, as (name, param), or ``None``."""
+        if self.phase != TURN or not self.stack or self.chance:
+            return None
+        task, param = self.stack[-1]
+        return TASK_NAMES[task], param
+
+
+def _load_fields(state: AxiaState, data: dict[str, Any]) -> None:
+    g = state.game
+    n = g.n
+    for name in ("phase", "round", "start", "cur", "count", "batch", "turn"):
+        value = data[name]
+        if not isinstance(value, int):
+            raise ValueError(f"{name} must be an integer")
+        setattr(state, name, value)
+    if not 0 <= state.phase <= OVER or not 0 <= state.round <= ROUNDS:
+        raise ValueError("phase or round out of range")
+    for name in ("took", "hit_done", "item_done", "boost"):
+        setattr(state, name, bool(data[name]))
+    state.chance = [(int(k), int(p), int(s)) for k, p, s in data["chance"]]
+    state.stack = [(int(t), int(p)) for t, p in data["stack"]]
+    for name, size in (("grid", 9), ("marks", 36), ("slots", 6)):
+        rows = [[int(v) for v in row] for row in data[name]]
+        if len(rows) != n or any(len(r) != size for r in rows):
+            raise ValueError(f"{name} has the wrong shape")
+        setattr(state, name, rows)
+    for name in ("hands", "items", "offers"):
+        rows = [[int(v) for v in row] for row in data[name]]
+        if len(rows) != n:
+            raise ValueError(f"{name} has the wrong shape")
+        setattr(state, name, rows)
+    for name in ("pending", "tdeck", "tdisc", "ideck", "sdeck", "faceup", "dice", "used", "hist"):
+        setattr(state, name, [int(v) for v in data[name]])
+    if len(state.dice) != g.num_dice or len(state.used) != g.num_dice or len(state.pending) != n:
+        raise ValueError("dice or pending have the wrong length")
+    for p in range(n):
+        for cell in range(9):
+            card = state.grid[p][cell]
+            if not -1 <= card < len(g.cards.territory):
+                raise ValueError(f"grid card {card} out of range")
+            for local, space in enumerate(A.CELL_SPACES[cell]):
+                state.spc[p][space] = -1 if card < 0 else card * 4 + local
+    if state.phase == OVER:
+        state.cur = TERMINAL
+
+
+from .notation import _explain, _notation, _parse  # noqa: E402
+
+__all__ = ["ITEM_EFFECTS", "AxiaGame", "AxiaState"]

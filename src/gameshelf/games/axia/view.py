@@ -1,0 +1,87 @@
+"""Per-seat views: exactly the public information plus the viewer's own private cards."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import actions as A
+
+if TYPE_CHECKING:
+    from .rules import AxiaState
+
+
+def _cards(state: AxiaState, ids: list[int]) -> list[str]:
+    return [state.game.cards.territory[c].id for c in ids]
+
+
+def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
+    from .rules import SCORE_PICK
+
+    g = state.game
+    own = viewer == q
+    setup_hidden = state.phase == SCORE_PICK and not own
+    data: dict[str, Any] = {
+        "grid": [None if c < 0 else g.cards.territory[c].id for c in state.grid[q]],
+        "marks": "".join(".wX"[m] for m in state.marks[q]),
+        "scoring": [
+            None if c < 0 or setup_hidden else g.cards.scoring[c].id for c in state.slots[q]
+        ],
+        "hand_count": len(state.hands[q]),
+        "item_count": len(state.items[q]),
+        "committed": state.pending[q] >= 0,
+        "score": state.score_sheet(q)["total"] if not setup_hidden else None,
+    }
+    if own:
+        data["hand"] = _cards(state, state.hands[q])
+        data["items"] = [g.cards.items[i].id for i in state.items[q]]
+        data["offer"] = [g.cards.scoring[c].id for c in state.offers[q]]
+        if state.pending[q] >= 0:
+            card, cell = divmod(state.pending[q], 9)
+            data["pending"] = f"{g.cards.territory[card].id}@{A.cell_name(cell)}"
+    return data
+
+
+def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
+    """The JSON-able view of ``player`` (``None`` = spectator): no hidden card of anyone else."""
+    from .rules import PHASE_NAMES
+
+    g = state.game
+    to_move = state.current_player()
+    task = state.task()
+    view: dict[str, Any] = {
+        "game": g.game_string,
+        "viewer": player,
+        "phase": PHASE_NAMES[state.phase],
+        "round": state.round,
+        "starting_slayer": state.start,
+        "to_move": to_move,
+        "chance_pending": bool(state.chance) and not state.is_terminal(),
+        "dice": [
+            {
+                "die": g.die_name(d),
+                "magic": g.is_magic_die(d),
+                "value": state.dice[d] or None,
+                "used_by": None if state.used[d] < 0 else state.used[d],
+            }
+            for d in range(g.num_dice)
+        ],
+        "face_up": [None if c < 0 else g.cards.territory[c].id for c in state.faceup],
+        "territory_deck": len(state.tdeck),
+        "discard": len(state.tdisc),
+        "item_deck": len(state.ideck),
+        "effect": None if task is None else {"name": task[0]},
+        "players": [_player(state, q, player) for q in range(g.n)],
+    }
+    if state.phase == 4 and not state.chance:
+        view["turn"] = {
+            "player": state.cur,
+            "die_taken": state.hit_done,
+            "item_played": state.item_done,
+            "physical_as_magic": state.boost,
+        }
+    if player is not None and to_move == player:
+        view["legal_moves"] = [str(m) for m in state.legal_moves()]
+    if state.is_terminal():
+        view["returns"] = state.returns()
+        view["solo_rank"] = state.solo_rank()
+    return view
