@@ -121,9 +121,8 @@ class State(ABC):
         On any error the state is unchanged. Returns the move played.
         """
         if player is not None and not self.is_terminal() and player != self.current_player():
-            raise NotYourTurn(
-                f"player {player} cannot move: it is {self.describe_player(self.current_player())}'s turn"
-            )
+            turn = self.describe_player(self.current_player())
+            raise NotYourTurn(f"player {player} cannot move: it is {turn}'s turn")
         action = self.move_to_action(move)
         played = Move(action, self.action_to_string(action))
         self.apply_action(action)
@@ -209,7 +208,9 @@ class Game(ABC):
             try:
                 state.play(int(action))
             except (IllegalMove, InvalidMove) as exc:
-                raise InvalidPosition(f"action #{index} ({action}) does not replay: {exc}") from None
+                raise InvalidPosition(
+                    f"action #{index} ({action}) does not replay: {exc}"
+                ) from None
         return state
 
     def __repr__(self) -> str:

@@ -147,7 +147,9 @@ def parse_game_string(text: str) -> ParsedGameString:
     if body is not None and body.strip():
         for part in _split_top_level(body):
             if "=" not in part:
-                raise InvalidGameString(f"option {part.strip()!r} in {text!r} needs the form key=value")
+                raise InvalidGameString(
+                    f"option {part.strip()!r} in {text!r} needs the form key=value"
+                )
             key, value = part.split("=", 1)
             key = key.strip().lower()
             if not _NAME_RE.match(key):

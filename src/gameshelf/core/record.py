@@ -52,9 +52,7 @@ class GameRecord:
             "seed": self.seed,
             "players": list(self.players),
             "initial_position": self.initial_position,
-            "moves": [
-                {"player": m.player, "move": m.move, "action": m.action} for m in self.moves
-            ],
+            "moves": [{"player": m.player, "move": m.move, "action": m.action} for m in self.moves],
             "result": self.result,
             "started": self.started,
             "finished": self.finished,
@@ -114,7 +112,7 @@ def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> An
     if name not in data:
         raise InvalidRecord(f"record has no {name!r} field")
     value = data[name]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise InvalidRecord(f"record field {name!r} has the wrong type {type(value).__name__}")
     return value
 
@@ -126,7 +124,9 @@ def parse_record(data: Any) -> GameRecord:
     if data.get("format") != FORMAT:
         raise InvalidRecord(f"not a gameshelf record: 'format' must be {FORMAT!r}")
     if data.get("version") != VERSION:
-        raise InvalidRecord(f"unsupported record version {data.get('version')!r} (expected {VERSION})")
+        raise InvalidRecord(
+            f"unsupported record version {data.get('version')!r} (expected {VERSION})"
+        )
     moves_data = _field(data, "moves", list)
     moves = []
     for index, entry in enumerate(moves_data):
@@ -197,7 +197,8 @@ def replay(record: GameRecord) -> list[State]:
             )
         if entry.player != mover:
             raise InvalidRecord(
-                f"move #{index} {entry.move!r} was made by {mover}, but the record says {entry.player}"
+                f"move #{index} {entry.move!r} was made by {mover}, "
+                f"but the record says {entry.player}"
             )
         states.append(state.clone())
     if record.result is not None:

@@ -21,7 +21,11 @@ def _kind(line: tuple[int, int, int]) -> str:
 def test_there_are_28_distinct_lines_12_horizontal_8_vertical_8_diagonal() -> None:
     assert len(LINES) == 28
     assert len({frozenset(line) for line in LINES}) == 28
-    assert Counter(_kind(line) for line in LINES) == {"horizontal": 12, "vertical": 8, "diagonal": 8}
+    assert Counter(_kind(line) for line in LINES) == {
+        "horizontal": 12,
+        "vertical": 8,
+        "diagonal": 8,
+    }
 
 
 def test_lines_through_each_cell_corner_5_3_5_and_edge_2_4_2() -> None:

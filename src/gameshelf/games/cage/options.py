@@ -82,8 +82,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         False,
         "play on with twists and flips once every cubie is in the cage",
     ),
-    OptionSpec("max_plies", "int", 200, "the game is drawn after this many plies", 
-               minimum=1, maximum=100_000),
+    OptionSpec(
+        "max_plies",
+        "int",
+        200,
+        "the game is drawn after this many plies",
+        minimum=1,
+        maximum=100_000,
+    ),
     OptionSpec(
         "repetition_draw",
         "int",

@@ -41,8 +41,14 @@ def format_position(state: CageState) -> str:
     config = state.game.config
     left = "".join(f"{COLOURS[c]}{state.left[c]}" for c in config.colours_in_play)
     last = action_to_text(state.last) if state.last >= 0 else "-"
-    fields = [format_columns(state.board, state.heights), left, str(state.player), last,
-              str(state.ply), _status(state)]
+    fields = [
+        format_columns(state.board, state.heights),
+        left,
+        str(state.player),
+        last,
+        str(state.ply),
+        _status(state),
+    ]
     if state.prev_board is not None:
         fields.append(format_columns(state.prev_board, _heights(state.prev_board)))
     return " ".join(fields)
@@ -63,7 +69,9 @@ def parse_columns(text: str, allowed: set[int]) -> list[int]:
     """Read a columns field into a board, checking column count, height and colours."""
     columns = text.split("/")
     if len(columns) != RING:
-        raise InvalidPosition(f"{text!r} must list {RING} columns separated by '/', not {len(columns)}")
+        raise InvalidPosition(
+            f"{text!r} must list {RING} columns separated by '/', not {len(columns)}"
+        )
     board = [0] * CELLS
     for r, column in enumerate(columns):
         if column == "-":
@@ -102,12 +110,16 @@ def parse_position(game: CageGame, text: str) -> CageState:
     state.ply = _parse_int(fields[4], "ply", 0, config.max_plies)
     if len(fields) == 7:
         if config.no_reverse != "semantic" or state.last < TWIST_BASE:
-            raise InvalidPosition("the 7th field (board before the last move) is only used with "
-                                  "no_reverse=semantic after a twist or flip")
+            raise InvalidPosition(
+                "the 7th field (board before the last move) is only used with "
+                "no_reverse=semantic after a twist or flip"
+            )
         state.prev_board = parse_columns(fields[6], in_play)
     elif config.no_reverse == "semantic" and state.last >= TWIST_BASE:
-        raise InvalidPosition("with no_reverse=semantic after a twist or flip, the position needs "
-                              "a 7th field: the board before that move")
+        raise InvalidPosition(
+            "with no_reverse=semantic after a twist or flip, the position needs "
+            "a 7th field: the board before that move"
+        )
     state.outcome = _parse_status(fields[5], state, line_colours(state.board))
     state.seen = {}
     state._history = []
@@ -125,14 +137,18 @@ def _parse_int(text: str, name: str, low: int, high: int) -> int:
     return value
 
 
-def _parse_left(text: str, colours: tuple[int, ...], stock: tuple[int, ...], board: list[int]) -> list[int]:
+def _parse_left(
+    text: str, colours: tuple[int, ...], stock: tuple[int, ...], board: list[int]
+) -> list[int]:
     expected = "".join(f"{COLOURS[c]}(\\d+)" for c in colours)
     import re
 
     match = re.fullmatch(expected, text.upper())
     if match is None:
         wanted = "".join(f"{COLOURS[c]}n" for c in colours)
-        raise InvalidPosition(f"cubies left {text!r} must read {wanted} (one count per colour in play)")
+        raise InvalidPosition(
+            f"cubies left {text!r} must read {wanted} (one count per colour in play)"
+        )
     left = [0] * len(COLOURS)
     for colour, count in zip(colours, match.groups(), strict=True):
         on_board = board.count(colour + 1)
@@ -168,8 +184,12 @@ def _parse_status(text: str, state: CageState, colours: set[int]) -> list[float]
             raise InvalidPosition(f"status {text!r} disagrees with the lines on the board")
         return derived
     if text == "*":
-        last_drop_draw = (state.last >= 0 and state.last < DROP_ACTIONS and not any(state.left)
-                          and not config.continue_after_last_drop)
+        last_drop_draw = (
+            state.last >= 0
+            and state.last < DROP_ACTIONS
+            and not any(state.left)
+            and not config.continue_after_last_drop
+        )
         if last_drop_draw or state.ply >= config.max_plies:
             raise InvalidPosition("this position is already drawn, so its status cannot be '*'")
         return None

@@ -22,7 +22,14 @@ if TYPE_CHECKING:
 
 AXLE = -1
 # Background, foreground per colour (256-colour ANSI), chosen to stay distinct for most readers.
-_ANSI = {"W": (255, 16), "Y": (226, 16), "R": (160, 231), "O": (208, 16), "B": (27, 231), "G": (34, 231)}
+_ANSI = {
+    "W": (255, 16),
+    "Y": (226, 16),
+    "R": (160, 231),
+    "O": (208, 16),
+    "B": (27, 231),
+    "G": (34, 231),
+}
 _RESET = "\x1b[0m"
 
 TOP_ROWS = ((6, 5, 4), (7, AXLE, 3), (0, 1, 2))
@@ -63,11 +70,11 @@ def render_net(board: list[int], marked: set[int] | None = None, color: bool = F
         lines.append(pad + "|" + _face_row(board, cells, marked, color) + "|")
     lines.append("  " + "".join(f"{SIDE_NAMES[k]:^10}" for k in SIDE_ORDER))
     for z in reversed(range(LAYERS)):
-        row = " z" + str(z)
+        text = " z" + str(z)
         for k in SIDE_ORDER:
             cells = tuple(RING * z + r for r in face_columns(k))
-            row += "|" + _face_row(board, cells, marked, color)
-        lines.append(row + "|")
+            text += "|" + _face_row(board, cells, marked, color)
+        lines.append(text + "|")
     columns = "   " + "".join(" " + "".join(f"{r:^3}" for r in face_columns(k)) for k in SIDE_ORDER)
     lines.append(columns + "   <- column")
     for row in BOTTOM_ROWS:
@@ -89,8 +96,11 @@ def render_state(state: CageState, color: bool = False) -> str:
         arrow = "->" if player == state.player and not state.is_terminal() else "  "
         lines.append(f"{arrow} player {player}: {stock}")
     lines.append(_last_move_line(state))
-    lines.append("result: " + state.result_text() if state.is_terminal() else
-                 f"ply {state.ply}, player {state.player} to move")
+    lines.append(
+        "result: " + state.result_text()
+        if state.is_terminal()
+        else f"ply {state.ply}, player {state.player} to move"
+    )
     return "\n".join(lines)
 
 

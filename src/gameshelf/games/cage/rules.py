@@ -93,7 +93,11 @@ def line_colours(board: Board) -> set[int]:
 
 def winning_lines(board: Board) -> list[tuple[int, int, int]]:
     """Every monochrome line on the board (for highlighting)."""
-    return [line for line in LINES if board[line[0]] and board[line[0]] == board[line[1]] == board[line[2]]]
+    return [
+        line
+        for line in LINES
+        if board[line[0]] and board[line[0]] == board[line[1]] == board[line[2]]
+    ]
 
 
 class CageGame(Game):

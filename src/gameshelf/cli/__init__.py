@@ -1,0 +1,1 @@
+"""The ``gameshelf`` command line."""

@@ -1,0 +1,230 @@
+"""``gameshelf``: list games, play in the terminal, replay records, count perft, list moves."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gameshelf import __version__
+from gameshelf.core.errors import GameshelfError
+from gameshelf.core.game import Game, State
+from gameshelf.core.perft import divide, perft
+from gameshelf.core.record import load_record, replay
+from gameshelf.core.registry import available_games, game_entry, load
+
+from .play import default_reader, interactive, new_table, parse_seats, play_bots_only
+
+
+def _color(args: argparse.Namespace) -> bool:
+    if args.color == "always":
+        return True
+    if args.color == "never":
+        return False
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def _position_text(value: str) -> str:
+    """A position given inline, or the contents of a file when ``value`` names one."""
+    path = Path(value)
+    if len(value) < 4096 and path.is_file():
+        return path.read_text(encoding="utf-8")
+    return value
+
+
+def _state(game: Game, args: argparse.Namespace) -> State:
+    position = getattr(args, "position", None)
+    to_move = getattr(args, "to_move", None)
+    if position is None:
+        if to_move:
+            raise GameshelfError("--to-move needs --position")
+        return game.new_initial_state(getattr(args, "seed", None))
+    text = _position_text(position)
+    if to_move:
+        module = importlib.import_module(f"gameshelf.games.{game.spec.name}")
+        loader = getattr(module, "load_listing", None)
+        if loader is None:
+            raise GameshelfError(
+                f"{game.spec.name} positions carry the player to move; drop --to-move"
+            )
+        state: State = loader(game, text, to_move)
+        return state
+    return game.state_from_position(text.strip())
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List every game and its options."""
+    for name in available_games():
+        entry = game_entry(name)
+        print(f"{name} — {entry.title}: {entry.summary}")
+        for option in entry.options:
+            default = option.format(option.default)
+            print(f"    {option.name:<26} default {default:<10} {option.describe_allowed()}")
+            print(f"    {'':<26} {option.doc}")
+        print()
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play in the terminal."""
+    game = load(args.game)
+    seats = parse_seats(game, args.seat or [])
+    table = new_table(game, seats, args.seed)
+    color = _color(args)
+    if "human" not in seats:
+        status = play_bots_only(table, sys.stdout, args.quiet, color)
+    else:
+        print(
+            f"{game.game_string}: seats {', '.join(f'{i}={s}' for i, s in enumerate(seats))}, "
+            f"seed {table.seed}. Type help for commands."
+        )
+        status = interactive(table, default_reader, sys.stdout, color)
+    if args.save:
+        table.record().save(args.save)
+        print(f"record saved to {args.save}")
+    return status
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record, checking every move, and show the positions."""
+    record = load_record(args.file)
+    states = replay(record)
+    color = _color(args)
+    print(f"{record.game}, seed {record.seed}, players: {', '.join(record.players)}")
+    if args.all:
+        for index, (entry, state) in enumerate(zip(record.moves, states[1:], strict=True), 1):
+            print(f"{index}. {entry.move}")
+            print(state.render(color=color) + "\n")
+    else:
+        print("moves: " + " ".join(entry.move for entry in record.moves))
+        print(states[-1].render(color=color))
+    print(f"replayed {len(record.moves)} moves: {states[-1].result_text()}")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    """Print ``depth D: COUNT`` for every depth up to ``--depth``."""
+    game = load(args.game)
+    state = _state(game, args)
+    if args.divide:
+        rows = divide(state, args.depth)
+        for move, count in rows:
+            print(f"{move}: {count}")
+        print(f"depth {args.depth}: {sum(count for _, count in rows)}")
+        return 0
+    for depth in range(1, args.depth + 1):
+        print(f"depth {depth}: {perft(state, depth)}", flush=True)
+    return 0
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    """Print every legal move in notation, one per line."""
+    state = _state(load(args.game), args)
+    for move in state.legal_moves():
+        print(move)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Draw a position in the terminal, or as SVG where the game offers it."""
+    game = load(args.game)
+    state = _state(game, args)
+    if args.svg:
+        module = importlib.import_module(f"gameshelf.games.{game.spec.name}")
+        render_svg = getattr(module, "render_svg", None)
+        if render_svg is None:
+            raise GameshelfError(f"{game.spec.name} has no SVG picture yet")
+        Path(args.svg).write_text(render_svg(state), encoding="utf-8")
+        print(f"wrote {args.svg}")
+        return 0
+    print(state.render(color=_color(args)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``gameshelf`` command."""
+    parser = argparse.ArgumentParser(
+        prog="gameshelf",
+        description="Exact engines and tables for Axiom, Rubik's Cage and AXIA: Slayer Combo.",
+    )
+    parser.add_argument("--version", action="version", version=f"gameshelf {__version__}")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the boards (default: when printing to a terminal)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sub.add_parser("games", help="list the games and their options").set_defaults(func=cmd_games)
+
+    play = sub.add_parser("play", help="play in the terminal against bots or friends")
+    play.add_argument("game", help="game string, e.g. cage or 'cage(players=3)'")
+    play.add_argument(
+        "--seat",
+        action="append",
+        metavar="N=WHO",
+        help="who sits at seat N: human, random or greedy (repeatable; "
+        "default: seat 0 human, the others random)",
+    )
+    play.add_argument("--seed", type=int, help="seed for bots and chance (default: random)")
+    play.add_argument("--save", metavar="FILE", help="save the game record here at the end")
+    play.add_argument("--quiet", action="store_true", help="bots only: print just the result")
+    play.set_defaults(func=cmd_play)
+
+    rep = sub.add_parser("replay", help="replay a saved game record, checking every move")
+    rep.add_argument("file")
+    rep.add_argument("--all", action="store_true", help="show the board after every move")
+    rep.set_defaults(func=cmd_replay)
+
+    for name, func, text in (
+        ("perft", cmd_perft, "count move sequences of exactly D plies"),
+        ("moves", cmd_moves, "print every legal move, one per line"),
+        ("show", cmd_show, "draw a position"),
+    ):
+        command = sub.add_parser(name, help=text)
+        command.add_argument("game", help="game string, e.g. 'cage(players=3)'")
+        command.add_argument(
+            "--position",
+            metavar="POS",
+            help="position string, or a file holding one (default: the start)",
+        )
+        command.add_argument(
+            "--to-move",
+            dest="to_move",
+            metavar="SIDE",
+            help="side to move, for position listings that do not say it",
+        )
+        if name == "perft":
+            command.add_argument("--depth", type=int, required=True)
+            command.add_argument(
+                "--divide", action="store_true", help="split the deepest count by first move"
+            )
+        if name == "show":
+            command.add_argument("--svg", metavar="FILE", help="write an SVG picture instead")
+        command.set_defaults(func=func)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gameshelf`` console script."""
+    parser = build_parser()
+    args: Any = parser.parse_args(argv)
+    if getattr(args, "depth", 1) is not None and getattr(args, "depth", 1) < 0:
+        parser.error("--depth must be 0 or more")
+    try:
+        return int(args.func(args))
+    except GameshelfError as exc:
+        print(f"gameshelf: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

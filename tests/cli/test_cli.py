@@ -1,0 +1,189 @@
+"""The ``gameshelf`` command line, driven in-process."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import gameshelf
+from gameshelf.cli.main import main
+from gameshelf.cli.play import interactive, new_table
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_games_lists_each_game_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "games")
+    assert status == 0
+    assert "cage — Rubik's Cage" in out
+    assert "simultaneous" in out and "draw | mover_priority | shared" in out
+
+
+def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "perft", "cage(players=4)", "--depth", "3")
+    assert status == 0
+    assert out.splitlines() == ["depth 1: 15", "depth 2: 218", "depth 3: 3172"]
+
+
+def test_perft_from_a_position_and_divide(capsys: pytest.CaptureFixture[str]) -> None:
+    position = "WOW/-/-/-/-/-/YW/- W1Y3R4O3B4G4 1 Y6 5 *"
+    _, out, _ = run(capsys, "perft", "cage", "--position", position, "--depth", "1")
+    assert out.strip() == "depth 1: 28"  # 21 drops (column 0 is full) + 6 twists + flip
+    _, out, _ = run(capsys, "perft", "cage", "--depth", "2", "--divide")
+    assert "T1+: 30" in out and out.strip().endswith("depth 2: 954")
+
+
+def test_moves_prints_every_legal_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _, out, _ = run(capsys, "moves", "cage(players=4)")
+    assert out.split() == [f"W{c}" for c in range(8)] + [
+        "T0+",
+        "T0-",
+        "T1+",
+        "T1-",
+        "T2+",
+        "T2-",
+        "F",
+    ]
+    file = tmp_path / "pos.txt"
+    file.write_text("-/-/-/-/-/-/-/- W4Y4R4O4 3 T2+ 3 *\n")
+    _, out, _ = run(capsys, "moves", "cage(players=4)", "--position", str(file))
+    assert "T2-" not in out.split() and out.split()[0] == "O0"
+
+
+def test_errors_are_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "moves", "cage(players=9)")
+    assert status == 2 and "players" in err and "maximum 4" in err
+    status, _, err = run(capsys, "moves", "cage", "--position", "nonsense")
+    assert status == 2 and "6 fields" in err
+    status, _, err = run(capsys, "play", "cage", "--seat", "2=human")
+    assert status == 2 and "seats 0..1" in err
+    status, _, err = run(capsys, "play", "cage", "--seat", "1=genius", "--quiet")
+    assert status == 2 and "unknown agent 'genius'" in err
+
+
+def test_bot_game_quiet_prints_the_result_and_saves_a_replayable_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    status, out, _ = run(
+        capsys,
+        "play",
+        "cage(players=3)",
+        "--seat",
+        "0=greedy",
+        "--seat",
+        "1=random",
+        "--seat",
+        "2=random",
+        "--seed",
+        "5",
+        "--quiet",
+        "--save",
+        str(record),
+    )
+    assert status == 0
+    first = out.splitlines()[0]
+    assert first.endswith("moves") and ("wins" in first or "draw" in first)
+    status, out, _ = run(capsys, "replay", str(record))
+    assert status == 0 and "replayed" in out
+    # The same seed plays the same game.
+    run(
+        capsys,
+        "play",
+        "cage(players=3)",
+        "--seat",
+        "0=greedy",
+        "--seat",
+        "1=random",
+        "--seat",
+        "2=random",
+        "--seed",
+        "5",
+        "--quiet",
+        "--save",
+        str(tmp_path / "again.json"),
+    )
+    moves = [m["move"] for m in json.loads(record.read_text())["moves"]]
+    again = [m["move"] for m in json.loads((tmp_path / "again.json").read_text())["moves"]]
+    assert moves == again
+
+
+def test_replay_of_a_corrupt_record_names_the_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(
+        json.dumps(
+            {
+                "format": "gameshelf-record",
+                "version": 1,
+                "game": "cage",
+                "seed": 1,
+                "players": [],
+                "moves": [
+                    {"player": 0, "move": "W0", "action": 0},
+                    {"player": 1, "move": "W1", "action": 1},
+                ],
+            }
+        )
+    )
+    status, _, err = run(capsys, "replay", str(path))
+    assert status == 2 and "move #1 'W1' does not replay" in err
+
+
+def scripted(lines: list[str]) -> tuple[list[str], object]:
+    prompts: list[str] = []
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return prompts, read
+
+
+def test_terminal_play_moves_lists_undo_save_and_errors(tmp_path: Path) -> None:
+    game = gameshelf.load("cage")
+    table = new_table(game, ["human", "random"], seed=3)
+    out = io.StringIO()
+    save = tmp_path / "partial.json"
+    _, read = scripted(["moves", "R9", "O0", "W0", "undo", "R5", f"save {save}", "quit"])
+    status = interactive(table, read, out, color=False)  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert status == 1
+    assert "W0 W1 W2" in text  # the move list
+    assert "not Cage notation" in text  # R9
+    assert "O is not a colour of player 0" in text  # O0
+    assert "took back 2 move(s)" in text  # W0 and the bot's reply
+    history = table.state.history()
+    assert game.new_initial_state().action_to_string(history[0]) == "R5"
+    saved = json.loads(save.read_text())
+    assert saved["moves"][0]["move"] == "R5" and len(saved["moves"]) == 2
+
+
+def test_terminal_play_to_the_end_between_two_humans() -> None:
+    table = new_table(gameshelf.load("cage"), ["human", "human"], seed=1)
+    out = io.StringIO()
+    _, read = scripted(["W0", "O1", "W0", "O1", "W0"])
+    assert interactive(table, read, out, color=False) == 0  # type: ignore[arg-type]
+    assert "game over: player 0 wins" in out.getvalue()
+
+
+def test_colour_output_uses_ansi_and_plain_output_does_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    position = "W/-/-/-/-/-/-/- W3Y4R4O4B4G4 1 W0 1 *"
+    _, out, _ = run(capsys, "--color", "always", "show", "cage", "--position", position)
+    assert "\x1b[48;5;255m" in out
+    _, out, _ = run(capsys, "--color", "never", "show", "cage", "--position", position)
+    assert "\x1b" not in out and " W " in out

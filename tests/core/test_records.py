@@ -1,0 +1,111 @@
+"""Game records: JSON round trip, exact replay, and corrupt files rejected by name."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gameshelf
+from gameshelf.core.errors import InvalidRecord
+from gameshelf.core.record import load_record, parse_record, record_from_state, replay
+from gameshelf.core.rng import make_rng
+
+
+def _random_game(game_string: str, seed: int) -> gameshelf.State:
+    game = gameshelf.load(game_string)
+    state = game.new_initial_state(seed)
+    rng = make_rng(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("game_string", ["cage", "cage(players=4,no_reverse=semantic)"])
+def test_record_save_load_replay_reproduces_every_state(game_string: str, tmp_path: Path) -> None:
+    state = _random_game(game_string, 9)
+    record = record_from_state(state, ["alice", "bot"], seed=9)
+    path = tmp_path / "r.json"
+    record.save(path)
+    loaded = load_record(path)
+    states = replay(loaded)
+    assert len(states) == len(state.history()) + 1
+    assert states[-1].position() == state.position()
+    assert loaded.result == state.returns() and loaded.finished
+    # Each intermediate state is the state after that prefix of moves.
+    game = gameshelf.load(game_string)
+    for index in (0, len(states) // 2, len(states) - 1):
+        prefix = game.new_state_from_history(state.history()[:index])
+        assert states[index].position() == prefix.position()
+
+
+def _record() -> dict[str, Any]:
+    state = gameshelf.load("cage").new_initial_state()
+    for move in ["W0", "O1", "W0", "O1", "W0"]:
+        state.play(move)
+    return json.loads(record_from_state(state, seed=1).dumps())  # type: ignore[no-any-return]
+
+
+def _corrupt(change: str) -> dict[str, Any]:
+    data = _record()
+    if change == "format":
+        data["format"] = "pgn"
+    elif change == "version":
+        data["version"] = 99
+    elif change == "game":
+        data["game"] = "cage(players=7)"
+    elif change == "illegal":
+        data["moves"][1]["move"] = "W1"
+    elif change == "garbled":
+        data["moves"][2]["move"] = "??"
+    elif change == "action":
+        data["moves"][0]["action"] = 5
+    elif change == "player":
+        data["moves"][0]["player"] = 1
+    elif change == "result":
+        data["result"] = [-1.0, 1.0]
+    elif change == "short":
+        data["moves"].pop()
+    elif change == "moves-type":
+        data["moves"] = "W0 O1"
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("format", "not a gameshelf record"),
+        ("version", "unsupported record version 99"),
+        ("game", "players"),
+        ("illegal", "move #1 'W1' does not replay"),
+        ("garbled", "move #2 '??' does not replay"),
+        ("action", "move #0 'W0' is action 0, but the record says 5"),
+        ("player", "move #0 'W0' was made by 0"),
+        ("result", "recorded result"),
+        ("short", "do not end the game"),
+        ("moves-type", "'moves' has the wrong type"),
+    ],
+)
+def test_corrupt_records_are_rejected_naming_the_problem(change: str, words: str) -> None:
+    with pytest.raises(InvalidRecord, match=re.escape(words)):
+        replay(parse_record(_corrupt(change)))
+
+
+def test_unreadable_and_non_json_files(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRecord, match="cannot read"):
+        load_record(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(InvalidRecord, match="not valid JSON"):
+        load_record(bad)
+
+
+def test_saving_never_leaves_a_torn_file(tmp_path: Path) -> None:
+    state = _random_game("cage", 2)
+    path = tmp_path / "game.json"
+    record_from_state(state).save(path)
+    assert not list(tmp_path.glob("*.part"))
+    assert json.loads(path.read_text())["format"] == "gameshelf-record"
