@@ -132,7 +132,10 @@ def _parse(state: AxiaState, text: str) -> int:
     g = state.game
     text = text.strip()
     if state.chance and not state.is_terminal():
-        return _parse_chance(state, text)
+        try:
+            return _parse_chance(state, text)
+        except InvalidMove:
+            pass  # maybe a player move given at the wrong time: legality explains it
     if text == "end":
         return A.END
     if text == "deck":

@@ -283,7 +283,7 @@ class AxiaState(State):
         self._begin_turn()
 
     def _begin_turn(self) -> None:
-        self.cur = self.game.order[self.turn]
+        self.cur = (self.start + self.game.order[self.turn]) % self.game.n
         self.hit_done = False
         self.item_done = False
         self.boost = False
