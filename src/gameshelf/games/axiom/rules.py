@@ -1,0 +1,589 @@
+"""The Axiom game and state: turns, action ids, elimination and the end of the game.
+
+Action ids (state-relative, bounded): cubes are ranked by their cell in sorted order (0..11).
+
+* sceptre move: ``source_rank * 72 + target_rank * 6 + face`` (< 864);
+* cube move: ``864 + ((source_rank * 12 + anchor_rank) * 6 + anchor_dir) * 18 + placement``,
+  where the anchor is the lowest-ranked other cube next to the target cell, ``anchor_dir`` the
+  direction from it to the target, and ``placement`` the index of the dome set in
+  :data:`~.geometry.PLACEMENTS`.
+
+The notation, not the id, is what records and people use; ids only need to be a bijection
+within one state, which the conformance checks verify.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from gameshelf.core import (
+    TERMINAL,
+    Game,
+    GameSpec,
+    IllegalMove,
+    InvalidOption,
+    InvalidPosition,
+    State,
+)
+
+from .board import (
+    RuleOptions,
+    cube_moves,
+    eliminable,
+    placement_problem,
+    sceptre_blocker,
+    sceptre_targets,
+    validate_board,
+)
+from .geometry import (
+    PLACEMENT_INDEX,
+    PLACEMENTS,
+    Cell,
+    format_cell,
+    is_valid_mask,
+    mirror_cell,
+    mirror_mask,
+    step,
+)
+from .notation import (
+    BLACK,
+    COLOR_NAMES,
+    WHITE,
+    Cubes,
+    ParsedMove,
+    Sceptre,
+    dirs_to_mask,
+    format_cube_move,
+    format_listing,
+    format_sceptre_move,
+    parse_listing_line,
+    parse_move,
+)
+
+SCEPTRE_ACTIONS = 12 * 12 * 6
+CUBE_ACTIONS = 12 * 12 * 6 * len(PLACEMENTS)
+NUM_ACTIONS = SCEPTRE_ACTIONS + CUBE_ACTIONS
+
+#: Black's half of the standard start: (cell, dome mask, sceptre face or None).
+STANDARD_SETUP = (
+    "C(-1,0,1)x- z+; C(0,0,1)x- y-; C(1,0,1)x- z+; "
+    "C(-1,0,2)x+; C(0,0,2)z-; C(1,0,2)x+; S(-1,0,2)z+; S(1,0,2)z+"
+)
+
+Move_ = tuple[int, Cell, Cell, int]
+"""Internal move: ``(0, source cube, target cube, face)`` or ``(1, source, target, mask)``."""
+
+RESULT_REASONS = ("capture", "self-capture", "no-move", "repetition", "ply-cap")
+_HEADER_RE = re.compile(r"^\s*(to-move|ply|result|seen)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def parse_setup(text: str) -> tuple[Cubes, list[Sceptre]]:
+    """Black's half as ``C(x,y,z)domes; ...; S(x,y,z)face``, mirrored for White.
+
+    Raises ``ValueError`` with the reason (the option machinery names the option).
+    """
+    if text.strip().lower() == "standard":
+        text = STANDARD_SETUP
+    cubes: Cubes = {}
+    sceptres: list[Sceptre] = []
+    for number, part in enumerate(text.split(";"), start=1):
+        if not part.strip():
+            continue
+        piece = part.strip()
+        line = f"(black) {piece[0]} {piece[1:]}" if piece[:1] in "CScs" else piece
+        try:
+            parsed = parse_listing_line(line, number)
+        except InvalidPosition as exc:
+            raise ValueError(f"setup item {piece!r}: {exc}") from None
+        if parsed is None:
+            continue
+        mirror = mirror_cell(parsed.cell)
+        if parsed.piece == "C":
+            mask = dirs_to_mask(list(parsed.dirs))
+            for cell, value in ((parsed.cell, mask), (mirror, WHITE << 6 | mirror_mask(mask))):
+                if cell in cubes:
+                    raise ValueError(f"two cubes in cell {format_cell(cell)}")
+                cubes[cell] = value
+        else:
+            d = parsed.dirs[0]
+            sceptres.append((BLACK, parsed.cell, d))
+            sceptres.append((WHITE, mirror, mirror_mask(1 << d).bit_length() - 1))
+    return cubes, sceptres
+
+
+def _digest(cubes: Cubes, sceptres: list[Sceptre], to_move: int) -> str:
+    """Repetition key: the position up to translation in x and y, with the side to move."""
+    if cubes:
+        mx = min(c[0] for c in cubes)
+        my = min(c[1] for c in cubes)
+    else:
+        mx = my = 0
+    key = (
+        to_move,
+        sorted((x - mx, y - my, z, v) for (x, y, z), v in cubes.items()),
+        sorted((s, x - mx, y - my, z, d) for s, (x, y, z), d in sceptres),
+    )
+    return hashlib.blake2b(repr(key).encode(), digest_size=8).hexdigest()
+
+
+class AxiomGame(Game):
+    """Axiom with its options fixed (built by the registry from a game string)."""
+
+    def __init__(self, values: Mapping[str, Any], specs: tuple[Any, ...] = ()) -> None:
+        self.options = RuleOptions.from_values(values)
+        self.setup_text = str(values.get("setup", "standard"))
+        try:
+            cubes, sceptres = parse_setup(self.setup_text)
+            validate_board(self.options, cubes, sceptres, finished=False)
+        except (ValueError, InvalidPosition) as exc:
+            raise InvalidOption(
+                f"option setup={self.setup_text!r} is not a valid start: {exc}"
+            ) from None
+        self.setup = (cubes, sceptres)
+        self.spec = GameSpec(
+            name="axiom",
+            title="Axiom",
+            num_players=2,
+            min_players=2,
+            max_players=2,
+            chance=False,
+            hidden_information=False,
+            simultaneous=False,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=0,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.options.max_plies,
+            rules_version="axiom-2008-1",
+            options=specs,
+            params=dict(values),
+        )
+
+    def new_initial_state(self, seed: int | None = None) -> AxiomState:
+        """The agreed start (``setup``), Black to move."""
+        cubes, sceptres = self.setup
+        return AxiomState(self, dict(cubes), list(sceptres), BLACK)
+
+    def state_from_position(self, text: str) -> AxiomState:
+        """Read :meth:`AxiomState.position` text, or a bare listing (then Black to move)."""
+        if not isinstance(text, str):
+            raise InvalidPosition(f"a position must be text, not {type(text).__name__}")
+        headers: dict[str, str] = {}
+        body = []
+        for line in text.splitlines():
+            match = _HEADER_RE.match(line)
+            if match:
+                headers[match.group(1).lower()] = match.group(2)
+            else:
+                body.append(line)
+        to_move = _parse_color(headers.get("to-move", "black"))
+        try:
+            ply = int(headers.get("ply", "0"))
+        except ValueError:
+            raise InvalidPosition(f"ply {headers['ply']!r} is not an integer") from None
+        if ply < 0:
+            raise InvalidPosition(f"ply {ply} is negative")
+        outcome = _parse_result(headers.get("result", "-"))
+        state = self.from_listing("\n".join(body), to_move, outcome=outcome)
+        state.ply = ply
+        if "seen" in headers:
+            state.seen = _parse_seen(headers["seen"])
+        return state
+
+    def from_listing(
+        self, text: str, to_move: int, outcome: tuple[int, str] | None = None
+    ) -> AxiomState:
+        """A state from a play-by-email listing; :class:`InvalidPosition` names the bad line."""
+        cubes: Cubes = {}
+        sceptres: list[Sceptre] = []
+        lines: dict[Cell, int] = {}
+        for number, raw in enumerate(text.splitlines(), start=1):
+            parsed = parse_listing_line(raw, number)
+            if parsed is None:
+                continue
+            if parsed.piece == "C":
+                if parsed.cell in cubes:
+                    raise InvalidPosition(
+                        f"line {number}: two cubes in one cell {format_cell(parsed.cell)} "
+                        f"(also on line {lines[parsed.cell]})"
+                    )
+                mask = dirs_to_mask(list(parsed.dirs))
+                if not is_valid_mask(mask):
+                    raise InvalidPosition(
+                        f"line {number}: a cube's two domes lie on adjacent faces, not opposite"
+                    )
+                cubes[parsed.cell] = parsed.color << 6 | mask
+                lines[parsed.cell] = number
+            else:
+                sceptres.append((parsed.color, parsed.cell, parsed.dirs[0]))
+        validate_board(self.options, cubes, sceptres, finished=outcome is not None)
+        return AxiomState(self, cubes, sceptres, to_move, outcome=outcome)
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_move_cached(text: str) -> ParsedMove:
+    return parse_move(text)
+
+
+def _parse_color(text: str) -> int:
+    low = text.strip().lower()
+    if low not in COLOR_NAMES:
+        raise InvalidPosition(f"side to move {text!r} must be black or white")
+    return COLOR_NAMES.index(low)
+
+
+def _parse_result(text: str) -> tuple[int, str] | None:
+    words = text.split()
+    if words in ([], ["-"]):
+        return None
+    winners = {"black-wins": BLACK, "white-wins": WHITE, "draw": -1}
+    if len(words) != 2 or words[0] not in winners or words[1] not in RESULT_REASONS:
+        raise InvalidPosition(
+            f"result {text!r} must be '-' or 'black-wins|white-wins|draw REASON' with REASON one "
+            f"of {', '.join(RESULT_REASONS)}"
+        )
+    return winners[words[0]], words[1]
+
+
+def _parse_seen(text: str) -> dict[str, int]:
+    seen = {}
+    for word in text.split():
+        key, _, count = word.partition(":")
+        if not re.fullmatch(r"[0-9a-f]{16}", key) or not count.isdigit() or int(count) < 1:
+            raise InvalidPosition(f"seen entry {word!r} must be HEX16:COUNT")
+        seen[key] = int(count)
+    return seen
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_text(move: Move_) -> str:
+    kind, source, target, extra = move
+    if kind == 0:
+        return format_sceptre_move(source, target, extra)
+    return format_cube_move(source, target, extra)
+
+
+class AxiomState(State):
+    """An Axiom position: cubes, sceptres, side to move, ply count and repetition counts."""
+
+    game: AxiomGame
+
+    def __init__(
+        self,
+        game: AxiomGame,
+        cubes: Cubes,
+        sceptres: list[Sceptre],
+        to_move: int,
+        outcome: tuple[int, str] | None = None,
+    ) -> None:
+        self.game = game
+        self.cubes = cubes
+        self.sceptres = sceptres
+        self.to_move = to_move
+        self.ply = 0
+        self.outcome = outcome
+        self.seen: dict[str, int] = {_digest(cubes, sceptres, to_move): 1}
+        self._history: list[int] = []
+        self._legal: dict[int, Move_] | None = None
+        self._rank: tuple[list[Cell], dict[Cell, int]] | None = None
+
+    # --- move generation ------------------------------------------------------------------
+    def _ranks(self) -> tuple[list[Cell], dict[Cell, int]]:
+        if self._rank is None:
+            cells = sorted(self.cubes)
+            self._rank = (cells, {cell: index for index, cell in enumerate(cells)})
+        return self._rank
+
+    def _anchor(self, source: Cell, target: Cell, rank: dict[Cell, int]) -> int:
+        """``anchor_rank * 6 + anchor_dir`` of a cube move's target cell (-1: no neighbour)."""
+        best = -1
+        x, y, z = target
+        get = rank.get
+        for d, q in enumerate(
+            (
+                (x + 1, y, z),
+                (x - 1, y, z),
+                (x, y + 1, z),
+                (x, y - 1, z),
+                (x, y, z + 1),
+                (x, y, z - 1),
+            )
+        ):
+            r = get(q)
+            if r is not None and q != source:
+                code = r * 6 + (d ^ 1)
+                if best < 0 or code < best:
+                    best = code
+        return best
+
+    def _encode(self, move: Move_, rank: dict[Cell, int]) -> int:
+        kind, source, target, extra = move
+        if kind == 0:
+            return rank[source] * 72 + rank[target] * 6 + extra
+        anchor = self._anchor(source, target, rank)
+        return SCEPTRE_ACTIONS + (
+            (rank[source] * 72 + anchor) * len(PLACEMENTS) + PLACEMENT_INDEX[extra]
+        )
+
+    def _decode(self, action: int) -> Move_ | None:
+        cells, _ = self._ranks()
+        count = len(cells)
+        if 0 <= action < SCEPTRE_ACTIONS:
+            s, t = action // 72, action // 6 % 12
+            if s >= count or t >= count:
+                return None
+            return (0, cells[s], cells[t], action % 6)
+        rest = action - SCEPTRE_ACTIONS
+        if not 0 <= rest < CUBE_ACTIONS:
+            return None
+        rest, placement = divmod(rest, len(PLACEMENTS))
+        rest, anchor_dir = divmod(rest, 6)
+        source, anchor = divmod(rest, 12)
+        if source >= count or anchor >= count:
+            return None
+        return (1, cells[source], step(cells[anchor], anchor_dir), PLACEMENTS[placement])
+
+    def _raw_moves(self) -> dict[int, Move_]:
+        opts = self.game.options
+        _, rank = self._ranks()
+        moves: dict[int, Move_] = {}
+        for index, (color, cell, _) in enumerate(self.sceptres):
+            if color == self.to_move:
+                base = rank[cell] * 72
+                for target, face in sceptre_targets(opts, self.cubes, self.sceptres, index):
+                    moves[base + rank[target] * 6 + face] = (0, cell, target, face)
+        for source, target, masks in cube_moves(opts, self.cubes, self.sceptres, self.to_move):
+            base = SCEPTRE_ACTIONS + (rank[source] * 72 + self._anchor(source, target, rank)) * len(
+                PLACEMENTS
+            )
+            for mask in masks:
+                moves[base + PLACEMENT_INDEX[mask]] = (1, source, target, mask)
+        if opts.self_capture == "only_if_forced":
+            safe = {a: m for a, m in moves.items() if not self._is_self_capture(m)}
+            if safe:
+                moves = safe
+        return moves
+
+    def _is_self_capture(self, move: Move_) -> bool:
+        if move[0] != 0:
+            return False
+        return any(c == move[2] and s == self.to_move and c != move[1] for s, c, _ in self.sceptres)
+
+    def _legal_map(self) -> dict[int, Move_]:
+        if self._legal is None:
+            if self.outcome is not None:
+                self._legal = {}
+            else:
+                self._legal = self._raw_moves()
+        return self._legal
+
+    # --- protocol primitives --------------------------------------------------------------
+    def current_player(self) -> int:
+        """0 (Black) or 1 (White), or ``TERMINAL``."""
+        return TERMINAL if self.is_terminal() else self.to_move
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids, ascending."""
+        return sorted(self._legal_map())
+
+    def is_terminal(self) -> bool:
+        """Over by capture, self-capture, repetition, ply cap, or no legal move."""
+        return self.outcome is not None or not self._legal_map()
+
+    def returns(self) -> list[float]:
+        """+1 / -1 for the winner / loser, 0 each for a draw or an unfinished game."""
+        winner = self.winner()
+        if winner is None or winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == BLACK else [-1.0, 1.0]
+
+    def winner(self) -> int | None:
+        """``None`` while the game runs, ``-1`` for a draw, else the winning colour."""
+        if self.outcome is not None:
+            return self.outcome[0]
+        if self._legal_map():
+            return None
+        return -1 if self.game.options.no_move_result == "draw" else 1 - self.to_move
+
+    def end_reason(self) -> str | None:
+        """Why the game ended (one of ``RESULT_REASONS``), or ``None``."""
+        if self.outcome is not None:
+            return self.outcome[1]
+        return None if self._legal_map() else "no-move"
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action id (unchecked)."""
+        move = self._legal_map().get(action) or self._decode(action)
+        if move is None:
+            raise IllegalMove(f"action {action} is not a move here")
+        self._apply(move)
+        self._history.append(action)
+
+    def _apply(self, move: Move_) -> None:
+        opts = self.game.options
+        kind, source, target, extra = move
+        mover = self.to_move
+        if kind == 0:
+            index = next(
+                i for i, (s, c, _) in enumerate(self.sceptres) if s == mover and c == source
+            )
+            self.sceptres[index] = (mover, target, extra)
+            holders = [s for i, (s, c, _) in enumerate(self.sceptres) if c == target and i != index]
+            if (
+                self.cubes[source] >> 6 != mover
+                and self.cubes[target] >> 6 == mover
+                and eliminable(opts, self.cubes, self.sceptres, source)
+            ):
+                del self.cubes[source]
+            if 1 - mover in holders:
+                self.outcome = (mover, "capture")
+            elif mover in holders:
+                self.outcome = (1 - mover, "self-capture")
+        else:
+            value = self.cubes.pop(source)
+            self.cubes[target] = (value & ~63) | extra
+        self.to_move = 1 - mover
+        self.ply += 1
+        self._legal = None
+        self._rank = None
+        if self.outcome is None:
+            key = _digest(self.cubes, self.sceptres, self.to_move)
+            self.seen[key] = count = self.seen.get(key, 0) + 1
+            if opts.repetition_draw and count >= opts.repetition_draw:
+                self.outcome = (-1, "repetition")
+            elif self.ply >= opts.max_plies:
+                self.outcome = (-1, "ply-cap")
+
+    def clone(self) -> AxiomState:
+        """An independent copy (dicts and lists copied; tuples shared)."""
+        copy = AxiomState.__new__(AxiomState)
+        copy.game = self.game
+        copy.cubes = dict(self.cubes)
+        copy.sceptres = list(self.sceptres)
+        copy.to_move = self.to_move
+        copy.ply = self.ply
+        copy.outcome = self.outcome
+        copy.seen = dict(self.seen)
+        copy._history = list(self._history)
+        copy._legal = self._legal
+        copy._rank = self._rank
+        return copy
+
+    def history(self) -> list[int]:
+        """Action ids applied since this state's game began (or since it was loaded)."""
+        return list(self._history)
+
+    # --- notation -------------------------------------------------------------------------
+    def move_text(self, move: Move_) -> str:
+        """Notation of an internal move."""
+        return _move_text(move)
+
+    def action_to_string(self, action: int) -> str:
+        """``S(..) S(..)f`` or ``C(..) C(..)d1 d2``."""
+        move = self._legal_map().get(action) or self._decode(action)
+        if move is None:
+            raise IllegalMove(f"action {action} names no move in this position")
+        return self.move_text(move)
+
+    def parse_action(self, text: str) -> int:
+        """The action id of ``text``; :class:`InvalidMove` when it is not Axiom notation."""
+        parsed = _parse_move_cached(text) if isinstance(text, str) else parse_move(text)
+        if parsed.source not in self.cubes:
+            raise IllegalMove(f"move {text!r}: there is no cube at {format_cell(parsed.source)}")
+        _, rank = self._ranks()
+        if parsed.piece == "S":
+            if parsed.target not in self.cubes:
+                raise IllegalMove(
+                    f"move {text!r}: there is no cube at {format_cell(parsed.target)}"
+                )
+            return self._encode((0, parsed.source, parsed.target, parsed.dirs[0]), rank)
+        mask = dirs_to_mask(list(parsed.dirs))
+        if not is_valid_mask(mask):
+            raise IllegalMove(f"move {text!r}: no cube has domes on opposite faces")
+        if parsed.target == parsed.source:
+            raise IllegalMove(f"move {text!r}: a cube cannot be re-orientated in the same place")
+        anchor = self._anchor(parsed.source, parsed.target, rank)
+        if anchor < 0:
+            raise IllegalMove(
+                f"move {text!r}: at {format_cell(parsed.target)} the cube would touch no other cube"
+            )
+        return SCEPTRE_ACTIONS + (
+            (rank[parsed.source] * 72 + anchor) * len(PLACEMENTS) + PLACEMENT_INDEX[mask]
+        )
+
+    def explain_illegal(self, action: int, text: str) -> str:
+        """A precise reason why ``action`` is not legal here."""
+        move = self._decode(action)
+        if move is None:
+            return f"move {text!r} names no move in this position"
+        reason = self._reason(move)
+        return f"move {self.move_text(move)!r} is illegal: {reason}"
+
+    def _reason(self, move: Move_) -> str:
+        opts = self.game.options
+        kind, source, target, extra = move
+        mover = COLOR_NAMES[self.to_move]
+        if kind == 1:
+            problem = placement_problem(
+                opts, self.cubes, self.sceptres, self.to_move, source, target, extra
+            )
+            return problem or "self-capture is allowed only when no other move exists"
+        if not any(s == self.to_move and c == source for s, c, _ in self.sceptres):
+            return f"no {mover} sceptre stands on the cube at {format_cell(source)}"
+        problem = sceptre_blocker(opts, self.cubes, self.sceptres, (target, extra))
+        if problem:
+            return problem
+        if self._is_self_capture(move) and opts.self_capture == "only_if_forced":
+            return "self-capture is allowed only when no other move exists"
+        return (
+            "no straight lateral or diagonal path of open recesses leads there "
+            "(a dome, a sceptre, the table or a squeeze is in the way, or the face is not clear)"
+        )
+
+    # --- text forms -----------------------------------------------------------------------
+    def position(self) -> str:
+        """Headers (side to move, ply, result, repetition counts) and the listing."""
+        if self.outcome is None:
+            result = "-"
+        else:
+            winner, reason = self.outcome
+            who = "draw" if winner < 0 else f"{COLOR_NAMES[winner]}-wins"
+            result = f"{who} {reason}"
+        seen = " ".join(f"{k}:{v}" for k, v in sorted(self.seen.items()))
+        lines = [
+            f"to-move: {COLOR_NAMES[self.to_move]}",
+            f"ply: {self.ply}",
+            f"result: {result}",
+            f"seen: {seen}",
+            *format_listing(self.cubes, self.sceptres),
+        ]
+        return "\n".join(lines) + "\n"
+
+    def listing(self) -> str:
+        """Only the play-by-email listing (no headers)."""
+        return "\n".join(format_listing(self.cubes, self.sceptres)) + "\n"
+
+    def describe_player(self, player: int) -> str:
+        """``black`` / ``white`` for 0 / 1."""
+        if player in (BLACK, WHITE):
+            return COLOR_NAMES[player]
+        return super().describe_player(player)
+
+    def result_text(self) -> str:
+        """E.g. ``black wins (capture)`` or ``draw (repetition)``."""
+        if not self.is_terminal():
+            return f"in progress, {COLOR_NAMES[self.to_move]} to move"
+        winner = self.winner()
+        who = "draw" if winner is None or winner < 0 else f"{COLOR_NAMES[winner]} wins"
+        return f"{who} ({self.end_reason()})"
+
+    def render(self, color: bool = False) -> str:
+        """Layer-by-layer terminal picture."""
+        from .render import render_text
+
+        return render_text(self, color=color)
