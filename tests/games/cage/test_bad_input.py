@@ -134,3 +134,9 @@ def test_semantic_positions_need_the_board_before_the_last_twist() -> None:
         game.state_from_position("W/-/-/-/-/-/-/- W3Y4R4O4B4G4 0 T0+ 2 *")
     state = game.state_from_position("-/-/W/-/-/-/-/- W3Y4R4O4B4G4 1 T0+ 2 * W/-/-/-/-/-/-/-")
     assert "T0-" not in [str(m) for m in state.legal_moves()]
+
+
+def test_the_documented_position_example_reads_back() -> None:
+    text = "WR/-/Y/-/-/-/-/- W3Y3R3O4B4G4 1 Y2 3 *"
+    state = gameshelf.load("cage").state_from_position(text)
+    assert state.position() == text and state.current_player() == 1
