@@ -225,7 +225,7 @@ def _read_space(check: _Checker, data: Any, where: str) -> Space | None:
     return Space(region, beast, die == "magic", critical)
 
 
-def _read_territory(check: _Checker, cards: Any) -> list[TerritoryCard]:
+def _read_territory(check: _Checker, cards: Any, all_spaces: list[Space]) -> list[TerritoryCard]:
     result: list[TerritoryCard] = []
     if not isinstance(cards, list):
         check.fail("territory.schema", "'territory' must be a list")
@@ -245,15 +245,16 @@ def _read_territory(check: _Checker, cards: Any) -> list[TerritoryCard]:
             check.fail("territory.spaces", f"{where} must have 4 spaces, found {len(spaces)}")
             continue
         read = [_read_space(check, s, f"{where}.spaces[{i}]") for i, s in enumerate(spaces)]
+        all_spaces.extend(s for s in read if s is not None)
         if card_id is not None and all(s is not None for s in read):
             good = [s for s in read if s is not None]
             result.append(TerritoryCard(card_id, (good[0], good[1], good[2], good[3])))
     return result
 
 
-def _check_territory_totals(check: _Checker, cards: list[TerritoryCard]) -> None:
-    spaces = [space for card in cards for space in card.spaces]
-    if len(cards) != TERRITORY_CARDS:
+def _check_territory_totals(check: _Checker, spaces: list[Space]) -> None:
+    """Copy counts, region balance, magical share and critical mix over every readable space."""
+    if not spaces:
         return
     beasts = Counter(space.beast for space in spaces)
     for beast, expected in BEAST_COUNTS.items():
@@ -382,8 +383,9 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
     if data.get("format") != FORMAT:
         check.fail("format", f"'format' must be {FORMAT!r}")
     _provenance(check, data, "the file")
-    territory = _read_territory(check, data.get("territory"))
-    _check_territory_totals(check, territory)
+    spaces: list[Space] = []
+    territory = _read_territory(check, data.get("territory"), spaces)
+    _check_territory_totals(check, spaces)
     scoring = _read_scoring(check, data.get("scoring"))
     items = _read_items(check, data.get("items"))
     _check_ids(check, [c.id for c in territory] + [c.id for c in scoring] + [c.id for c in items])

@@ -179,7 +179,9 @@ def score_breakdown(
     sets = acolyte_sets(counts)
     acolyte_points = sum(ACOLYTE_SET_POINTS[size] for size in sets)
     item_points = sum(cards.items[i].vp for i in items)
-    total = sum(int(r["points"]) for r in rows) + sum(beasts.values()) + acolyte_points + item_points
+    total = (
+        sum(int(r["points"]) for r in rows) + sum(beasts.values()) + acolyte_points + item_points
+    )
     return {
         "scoring_cards": rows,
         "beasts": beasts,

@@ -29,8 +29,12 @@ def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
         "hand_count": len(state.hands[q]),
         "item_count": len(state.items[q]),
         "committed": state.pending[q] >= 0,
-        "score": state.score_sheet(q)["total"] if not setup_hidden else None,
+        "score": None,
     }
+    if not setup_hidden:
+        sheet = state.score_sheet(q)
+        # kept items are private: others see the score without their VP
+        data["score"] = sheet["total"] if own else sheet["total"] - sheet["items"]
     if own:
         data["hand"] = _cards(state, state.hands[q])
         data["items"] = [g.cards.items[i].id for i in state.items[q]]
