@@ -509,9 +509,16 @@ class AxiomState(State):
             raise IllegalMove(f"move {text!r}: a cube cannot be re-orientated in the same place")
         anchor = self._anchor(parsed.source, parsed.target, rank)
         if anchor < 0:
-            raise IllegalMove(
-                f"move {text!r}: at {format_cell(parsed.target)} the cube would touch no other cube"
+            reason = placement_problem(
+                self.game.options,
+                self.cubes,
+                self.sceptres,
+                self.to_move,
+                parsed.source,
+                parsed.target,
+                mask,
             )
+            raise IllegalMove(f"move {text!r} is illegal: {reason}")
         return SCEPTRE_ACTIONS + (
             (rank[parsed.source] * 72 + anchor) * len(PLACEMENTS) + PLACEMENT_INDEX[mask]
         )
