@@ -82,3 +82,22 @@ def test_settle_packs_every_column_to_the_bottom() -> None:
     assert heights == [0, 0, 0, 1, 0, 2, 0, 0]
     assert board[cell(3, 0)] == 4 and board[cell(3, 2)] == 0
     assert (board[cell(5, 0)], board[cell(5, 1)], board[cell(5, 2)]) == (2, 3, 0)
+
+
+def test_fast_twist_agrees_with_the_reference_permutation_then_settle() -> None:
+    import random
+
+    from gameshelf.games.cage.geometry import TWIST_SOURCES
+    from gameshelf.games.cage.rules import column_heights
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        board = [0] * CELLS
+        for r in range(RING):
+            for z in range(rng.randrange(4)):
+                board[cell(r, z)] = rng.randrange(1, 7)
+        for t, source in enumerate(TWIST_SOURCES):
+            reference = [board[i] for i in source]
+            heights = settle(reference)
+            assert twisted(board, t) == (reference, heights)
+            assert column_heights(reference) == heights

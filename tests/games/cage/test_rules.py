@@ -311,8 +311,11 @@ def test_repetition_counts_the_forbidden_move_and_can_be_tuned_or_off() -> None:
 
 
 def test_a_drop_clears_the_repetition_history() -> None:
-    state = cage_state("cage", "T0+ T1+ T0+ T1+ W0")
-    assert state.seen and len(state.seen) == 1
+    # Positions before a drop can never come back, so the history is dropped with them.
+    state = cage_state("cage", "T0+ T1+ T0+ T1+")
+    assert len(state.seen) == 2
+    state.play("W0")
+    assert not state.seen
 
 
 # --- stock variants -----------------------------------------------------------------------

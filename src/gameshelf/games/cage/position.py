@@ -89,7 +89,7 @@ def parse_columns(text: str, allowed: set[int]) -> list[int]:
 
 def parse_position(game: CageGame, text: str) -> CageState:
     """Read a position string; :class:`InvalidPosition` names the first problem found."""
-    from .rules import CageState, line_colours
+    from .rules import CageState, line_colours, open_mask
 
     if not isinstance(text, str):
         raise InvalidPosition("a position must be text")
@@ -104,6 +104,7 @@ def parse_position(game: CageGame, text: str) -> CageState:
     state = CageState(game)
     state.board = parse_columns(fields[0], in_play)
     state.heights = _heights(state.board)
+    state.open = open_mask(state.heights)
     state.left = _parse_left(fields[1], config.colours_in_play, config.stock, state.board)
     state.player = _parse_int(fields[2], "player to move", 0, config.players - 1)
     state.last = _parse_last(fields[3])

@@ -21,7 +21,6 @@ from .geometry import (
     LINES,
     LINES_THROUGH,
     RING,
-    TWIST_SOURCES,
     TWISTS,
 )
 from .notation import (
@@ -36,6 +35,12 @@ from .notation import (
 from .options import OPTIONS, CageConfig, make_config
 
 RULES_VERSION = "cage-1"
+TURNS = (*range(TWIST_BASE, FLIP), FLIP)
+DROPS_BY_MASK: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(RING * colour + r for r in range(RING) if mask >> r & 1) for mask in range(256))
+    for colour in range(len(COLOURS))
+)
+"""Drop actions of each colour for each set of open columns (bit r = column r open)."""
 NO_MOVE = -1
 
 Board = list[int]
@@ -56,9 +61,36 @@ def settle(board: Board) -> list[int]:
 
 def twisted(board: Board, twist_index: int) -> tuple[Board, list[int]]:
     """Board and heights after twist ``TWISTS[twist_index]`` and settling."""
-    source = TWIST_SOURCES[twist_index]
-    new = [board[i] for i in source]
-    return new, settle(new)
+    layer, direction = TWISTS[twist_index]
+    base = RING * layer
+    old = board[base : base + RING]
+    shift = 2 if direction == 1 else RING - 2  # new[r] = old[r - shift]
+    new = board[:]
+    new[base : base + RING] = old[-shift:] + old[:-shift]
+    # Only a hole under a cubie, or a cubie over a hole, in the turned layer needs settling.
+    for r in range(RING):
+        bottom, middle, top = new[r], new[RING + r], new[2 * RING + r]
+        if (not bottom and (middle or top)) or (not middle and top):
+            stacked = [v for v in (bottom, middle, top) if v] + [0, 0]
+            new[r], new[RING + r], new[2 * RING + r] = stacked[0], stacked[1], stacked[2]
+    return new, column_heights(new)
+
+
+def column_heights(board: Board) -> list[int]:
+    """Cubies per column of a bottom-packed board."""
+    return [
+        3 if board[2 * RING + r] else 2 if board[RING + r] else 1 if board[r] else 0
+        for r in range(RING)
+    ]
+
+
+def open_mask(heights: list[int]) -> int:
+    """Bit ``r`` set when column ``r`` can take a drop."""
+    mask = 0
+    for r in range(RING):
+        if heights[r] < LAYERS:
+            mask |= 1 << r
+    return mask
 
 
 def flipped(board: Board, heights: list[int]) -> tuple[Board, list[int]]:
@@ -150,6 +182,7 @@ class CageState(State):
         "heights",
         "last",
         "left",
+        "open",
         "outcome",
         "player",
         "ply",
@@ -161,6 +194,7 @@ class CageState(State):
         self.game: CageGame = game
         self.board: Board = [0] * CELLS
         self.heights: list[int] = [0] * RING
+        self.open = (1 << RING) - 1
         self.left: list[int] = list(game.config.stock)
         self.player = 0
         self.last = NO_MOVE
@@ -194,6 +228,7 @@ class CageState(State):
         other.game = self.game
         other.board = self.board[:]
         other.heights = self.heights[:]
+        other.open = self.open
         other.left = self.left[:]
         other.player = self.player
         other.last = self.last
@@ -229,29 +264,25 @@ class CageState(State):
         """Drops of the mover's colours into non-full columns, then twists, then the flip."""
         if self.outcome is not None:
             return []
-        actions = self._drops()
         config = self.game.config
-        board = self.board
-        for index in range(len(TWISTS)):
-            if config.allow_noop_twists or twisted(board, index)[0] != board:
-                actions.append(TWIST_BASE + index)
-        actions.append(FLIP)
-        forbidden = self._forbidden(actions)
-        if forbidden:
-            remaining = [a for a in actions if a not in forbidden]
-            # The rulebook promises a move; only an exotic option mix could remove them all.
-            if remaining:
-                return remaining
-        return actions
-
-    def _drops(self) -> list[int]:
+        left = self.left
+        mask = self.open
         actions: list[int] = []
-        open_columns = [r for r in range(RING) if self.heights[r] < LAYERS]
-        for colour in self.game.config.colours[self.player]:
-            if self.left[colour]:
-                base = RING * colour
-                actions.extend(base + r for r in open_columns)
-        return actions
+        for colour in config.colours[self.player]:
+            if left[colour]:
+                actions += DROPS_BY_MASK[colour][mask]
+        if config.allow_noop_twists:
+            actions += TURNS
+        else:
+            board = self.board
+            actions += [a for a in TURNS[:-1] if twisted(board, a - TWIST_BASE)[0] != board]
+            actions.append(FLIP)
+        if self.last < TWIST_BASE or config.no_reverse == "off":
+            return actions
+        forbidden = self._forbidden(actions)
+        remaining = [a for a in actions if a not in forbidden]
+        # The rulebook promises a move; only an exotic option mix could remove them all.
+        return remaining or actions
 
     def _forbidden(self, candidates: list[int]) -> set[int]:
         """Moves the no-reverse rule takes away from ``candidates``."""
@@ -275,9 +306,12 @@ class CageState(State):
             self.prev_board = self.board[:] if action >= TWIST_BASE else None
         if action < DROP_ACTIONS:
             colour, column = divmod(action, RING)
-            cell = RING * self.heights[column] + column
+            height = self.heights[column]
+            cell = RING * height + column
             self.board[cell] = colour + 1
-            self.heights[column] += 1
+            self.heights[column] = height + 1
+            if height == LAYERS - 1:
+                self.open &= ~(1 << column)
             self.left[colour] -= 1
             colours = self._lines_through(cell, colour + 1)
         else:
@@ -285,6 +319,7 @@ class CageState(State):
                 self.board, self.heights = flipped(self.board, self.heights)
             else:
                 self.board, self.heights = twisted(self.board, action - TWIST_BASE)
+            self.open = open_mask(self.heights)
             colours = line_colours(self.board)
         self.last = action
         self.ply += 1
@@ -344,8 +379,13 @@ class CageState(State):
         return (tuple(self.board), self.player, forbid)
 
     def _count_position(self) -> int:
-        if self.game.config.repetition_draw == 0:
+        config = self.game.config
+        if config.repetition_draw == 0:
             return 0
+        if self.last < TWIST_BASE and config.no_reverse != "off":
+            # Right after a drop (or at the start) nothing is forbidden, a state that any later
+            # twist or flip replaces by one with a forbidden move: this position cannot recur.
+            return 1
         key = self.repetition_key()
         count = self.seen.get(key, 0) + 1
         self.seen[key] = count
