@@ -1,0 +1,190 @@
+"""Notation, listings, positions, options and bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+import gameshelf
+from gameshelf.core import IllegalMove, InvalidMove, InvalidOption, InvalidPosition, State
+from gameshelf.games.axiom import load_listing, render_svg
+
+GAME = gameshelf.load("axiom")
+LISTING = """
+(black) C (0,0,1)y- z+
+(white) C (1,0,1)y-
+(black) C (0,0,2)x+
+(black) S (0,0,2)z+
+(white) S (1,0,1)z+
+"""
+
+
+def test_listing_reads_dome_sets_in_any_order_and_writes_canonically() -> None:
+    state = load_listing(GAME, LISTING.replace("y- z+", "z+,  y-"), "white")
+    assert state.listing().splitlines() == [  # type: ignore[attr-defined]
+        "(black) C (0,0,1)y- z+",
+        "(black) C (0,0,2)x+",
+        "(black) S (0,0,2)z+",
+        "(white) C (1,0,1)y-",
+        "(white) S (1,0,1)z+",
+    ]
+    assert state.current_player() == 1
+
+
+def test_every_move_is_written_and_read_back() -> None:
+    state = GAME.new_initial_state()
+    for move in state.legal_moves():
+        assert state.parse_action(move.text) == move.action
+        assert state.parse_action(" " + move.text.replace(",", ", ").lower() + " ") == move.action
+
+
+def test_cube_move_dome_sets_are_sets() -> None:
+    state = load_listing(GAME, "(black) C (0,0,1)x- z+\n(black) C (0,0,2)y-\n", "black")
+    one = state.parse_action("C(0,0,2) C(1,0,1)y+ x-")
+    assert one == state.parse_action("C(0,0,2) C(1,0,1)x- y+")
+
+
+def test_position_round_trip_with_headers() -> None:
+    state = GAME.new_initial_state()
+    state.play("S(-1,0,2) S(-1,0,2)x-")
+    state.play("S(-1,1,2) S(-1,0,2)z+")
+    text = state.position()
+    assert "result: white-wins capture" in text
+    again = GAME.state_from_position(text)
+    assert again.position() == text
+    assert again.is_terminal() and again.returns() == [-1.0, 1.0]
+
+
+def test_a_bare_listing_is_a_position_with_black_to_move() -> None:
+    state = GAME.state_from_position(LISTING)
+    assert state.current_player() == 0
+    assert GAME.state_from_position(state.position()).position() == state.position()
+
+
+@pytest.mark.parametrize(
+    ("listing", "reason"),
+    [
+        ("(black) C (0,0,1)y-\n(white) C (0,0,1)x+\n", "two cubes in one cell (0,0,1)"),
+        ("(black) C (0,0,1)y-\n(black) S (0,0,1)y-\n", "is a dome"),
+        ("(black) C (0,0,1)y-\n(black) C (0,0,3)y-\n", "(0,0,3) floats"),
+        ("(black) C (0,0,1)z-\n", "dome facing the table"),
+        ("(black) C (0,0,0)y-\n", "below the table"),
+        ("(black) C (0,0,1)x+ x-\n", "adjacent faces"),
+        ("(black) C (0,0,1)x+ y+ z+\n", "one or two domes"),
+        ("(black) C (0,0,1)x+\n(white) C (1,0,1)x-\n", "dome to dome"),
+        ("(black) C (0,0,1)y-\n(black) C (0,0,2)y-\n(black) S (0,0,1)z+\n", "covered by the cube"),
+        ("(black) C (0,0,1)y-\n(black) S (0,0,1)z+\n(white) S (0,0,1)x+\n", "two sceptres"),
+        ("(black) S (0,0,1)z+\n", "no cube at (0,0,1)"),
+        ("(black) C (0,0,1)q+\n", "'q+' is not a direction"),
+        ("black C (0,0,1)y-\n", "not a listing line"),
+        ("(red) C (0,0,1)y-\n", "not a listing line"),
+        ("(black) S (0,0,1)z+ x+\n(black) C (0,0,1)y-\n", "exactly one face"),
+    ],
+)
+def test_bad_listings_are_refused_with_the_reason(listing: str, reason: str) -> None:
+    with pytest.raises(InvalidPosition) as info:
+        load_listing(GAME, listing, "black")
+    assert reason in str(info.value)
+
+
+def test_bad_side_to_move() -> None:
+    with pytest.raises(InvalidPosition, match="black or white"):
+        load_listing(GAME, LISTING, "red")
+
+
+def test_too_many_pieces() -> None:
+    singles = "".join(f"(black) C ({x},0,1)y-\n" for x in range(4))
+    with pytest.raises(InvalidPosition, match="4 single-domed"):
+        load_listing(GAME, singles, "black")
+
+
+@pytest.mark.parametrize(
+    ("move", "error", "reason"),
+    [
+        ("S(-1,0,2)", InvalidMove, "not an Axiom move"),
+        ("X(0,0,1) X(0,0,2)z+", InvalidMove, "not an Axiom move"),
+        ("S(-1,0,2) S(0,0,2)", InvalidMove, "exactly one face"),
+        ("S(-1,0,2) S(0,0,2)z+ x+", InvalidMove, "exactly one face"),
+        ("C(0,0,2) C(0,2,1)", InvalidMove, "one or two dome"),
+        ("C(0,0,2) C(0,2,1)x+ x+", InvalidMove, "given twice"),
+        ("C(0,0,2) C(0,2,1)w+", InvalidMove, "not a direction"),
+        ("S(5,5,5) S(0,0,2)z+", IllegalMove, "no cube at (5,5,5)"),
+        ("S(-1,0,2) S(5,5,5)z+", IllegalMove, "no cube at (5,5,5)"),
+        ("S(0,0,2) S(0,0,1)y+", IllegalMove, "no black sceptre"),
+        ("S(-1,0,2) S(1,0,2)z+", IllegalMove, "already stands"),
+        ("S(-1,0,2) S(-1,0,1)x-", IllegalMove, "is a dome"),
+        ("S(-1,0,2) S(0,0,1)z+", IllegalMove, "covered by the cube at (0,0,2)"),
+        ("S(-1,0,2) S(1,0,1)y-", IllegalMove, "no straight lateral or diagonal path"),
+        ("C(0,0,2) C(0,2,1)x+ x-", IllegalMove, "opposite faces"),
+        ("C(1,1,2) C(2,1,1)x-", IllegalMove, "white's"),
+    ],
+)
+def test_bad_moves_are_refused_and_leave_the_state_unchanged(
+    move: str, error: type[Exception], reason: str
+) -> None:
+    state = GAME.new_initial_state()
+    before = state.position()
+    with pytest.raises(error) as info:
+        state.play(move)
+    assert reason in str(info.value)
+    assert state.position() == before
+
+
+def test_out_of_range_action_ids_are_refused() -> None:
+    state = GAME.new_initial_state()
+    for action in (-1, 10**6, 11 * 72 + 11 * 6):
+        with pytest.raises(IllegalMove):
+            state.play(action)
+
+
+@pytest.mark.parametrize(
+    ("game_string", "reason"),
+    [
+        ("axiom(colour=red)", "has no option 'colour'"),
+        ("axiom(sceptre_clearance=short)", "air | tall"),
+        ("axiom(repetition_draw=1)", "0 (off)"),
+        ("axiom(max_plies=0)", "below the minimum"),
+        ("axiom(allow_overhang=maybe)", "true or false"),
+        ('axiom(setup="C(0,0,1)q+")', "not a direction"),
+        ('axiom(setup="C(0,0,2)y-")', "floats"),
+    ],
+)
+def test_bad_options(game_string: str, reason: str) -> None:
+    with pytest.raises(InvalidOption) as info:
+        gameshelf.load(game_string)
+    assert reason in str(info.value)
+
+
+def test_custom_symmetric_setup() -> None:
+    game = gameshelf.load('axiom(setup="C(0,0,1)x+ y-; C(0,0,2)z-; S(0,0,2)x+")')
+    state = game.new_initial_state()
+    assert state.listing().splitlines() == [  # type: ignore[attr-defined]
+        "(black) C (0,0,1)x+ y-",
+        "(black) C (0,0,2)z-",
+        "(black) S (0,0,2)x+",
+        "(white) C (0,1,1)x- y+",
+        "(white) C (0,1,2)z-",
+        "(white) S (0,1,2)x-",
+    ]
+    assert "setup=" in game.game_string
+    assert gameshelf.load(game.game_string).new_initial_state().position() == state.position()
+
+
+def test_game_string_canonical_and_spec() -> None:
+    game = gameshelf.load("axiom(sceptre_clearance=tall,allow_overhang=true)")
+    assert game.game_string == "axiom(sceptre_clearance=tall,allow_overhang=true)"
+    assert gameshelf.load("axiom").game_string == "axiom"
+    assert game.spec.num_players == 2 and not game.spec.chance
+
+
+def render_all(state: State) -> tuple[str, str]:
+    return state.render(color=False), render_svg(state)
+
+
+def test_renderings_show_every_piece() -> None:
+    state = GAME.new_initial_state()
+    text, svg = render_all(state)
+    assert "z=2" in text and "z=1" in text
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert svg.count('class="cube') == 12
+    assert svg.count('class="sceptre') == 4
+    assert "\x1b[" in state.render(color=True)
