@@ -25,7 +25,9 @@ def test_every_ply_checked(players: int) -> None:
 )
 def test_bulk_random_games(players: int, games: int, chunk: int) -> None:
     game = load(f"axia(players={players})")
-    stats = random_playouts(game, games=games, seed=10_000 * players + games * chunk, check_every=15)
+    stats = random_playouts(
+        game, games=games, seed=10_000 * players + games * chunk, check_every=15
+    )
     assert stats.games == games
     if players > 1:
         assert len(stats.outcomes) > 1  # different seats win different games

@@ -31,7 +31,7 @@ def legal(state) -> set[str]:  # type: ignore[no-untyped-def]
 # --- hits and critical hits ---------------------------------------------------------------
 def test_non_critical_hit_wounds_then_second_hit_defeats() -> None:
     s = make_turn_state(1, dice=(2, 2, 5))
-    put(s, "a1", beast="ariak", magic=False, critical=4)
+    put(s, "a1", beast="rakya", magic=False, critical=4)
     s.play("P1>a1")
     assert marks(s, "a1") == [1]
     s.play("end") if "end" in legal(s) else None
@@ -42,7 +42,7 @@ def test_non_critical_hit_wounds_then_second_hit_defeats() -> None:
 
 def test_critical_number_defeats_at_once() -> None:
     s = make_turn_state(1, dice=(4, 1, 1))
-    put(s, "b2", beast="ariak", magic=False, critical=4)
+    put(s, "b2", beast="rakya", magic=False, critical=4)
     s.play("P1>b2")
     assert marks(s, "b2") == [2]
 
@@ -240,10 +240,11 @@ def test_item_physical_as_magic() -> None:
 def test_item_change_die_value() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     play = give(s, "change_die")
-    put(s, "a1", beast="rakya", magic=False)
+    g = put(s, "a1", beast="rakya", magic=False)
+    crit = s.game.tables.critical[g]
     s.play(play)
-    assert "P1=1" not in legal(s) and "P1=5" in legal(s)
-    s.play("P1=5")
+    assert "P1=1" not in legal(s) and f"P1={crit}" in legal(s)
+    s.play(f"P1={crit}")
     s.play("P1>a1")
     assert marks(s, "a1") == [2]
 

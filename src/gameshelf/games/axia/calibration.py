@@ -1,0 +1,110 @@
+"""Solo calibration harness: two reference policies and the averages they reach.
+
+The rules page asks that the reconstructed point values put a strong player in the *Slayer* band
+(111-150) and a naive greedy player in *Novice* (81-110). These policies are stand-ins until the
+project's bots exist: ``greedy`` takes the move with the best immediate score (ties at random);
+``planner`` scores moves with a look-ahead heuristic (Scoring cards weighted by how close their
+lines are to activation, wounds, items kept). Run ``python -m gameshelf.games.axia.calibration``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from statistics import mean, pstdev
+
+from gameshelf.core.registry import load
+
+from .actions import SLOT_LINES
+from .rules import AxiaState
+from .scoring import solo_rank
+
+Policy = Callable[[AxiaState, random.Random], int]
+
+
+def _best(state: AxiaState, rng: random.Random, value: Callable[[AxiaState, int], float]) -> int:
+    player = state.current_player()
+    best: list[int] = []
+    top = float("-inf")
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        score = value(child, player)
+        if score > top + 1e-9:
+            top, best = score, [action]
+        elif abs(score - top) <= 1e-9:
+            best.append(action)
+    return rng.choice(best)
+
+
+def immediate_score(state: AxiaState, player: int) -> float:
+    """The player's score if the game ended now."""
+    return float(state.score_sheet(player)["total"])
+
+
+def heuristic(state: AxiaState, player: int) -> float:
+    """Score now, plus Scoring-card potential weighted by the progress of their best line."""
+    sheet = state.score_sheet(player)
+    value = float(sheet["total"])
+    g = state.game
+    spc, marks = state.spc[player], state.marks[player]
+    for row in sheet["scoring_cards"]:
+        if row["active"]:
+            continue
+        slot = ("R1", "R2", "R3", "C1", "C2", "C3").index(row["slot"])
+        card = g.cards.scoring[state.slots[player][slot]]
+        crit = card.row if slot < 3 else card.column
+        progress = max(
+            sum(1 for s in line if spc[s] >= 0 and marks[s]) / 6 for line in SLOT_LINES[slot]
+        )
+        value += crit.points * row["count"] * (0.15 + 0.75 * progress * progress)
+    value += 0.6 * sum(1 for s in range(36) if marks[s] == 1)
+    return value
+
+
+def greedy(state: AxiaState, rng: random.Random) -> int:
+    """Best immediate score, ties at random."""
+    return _best(state, rng, immediate_score)
+
+
+def planner(state: AxiaState, rng: random.Random) -> int:
+    """Best :func:`heuristic` value after the move."""
+    return _best(state, rng, heuristic)
+
+
+def play_solo(policy: Policy, seed: int, game_string: str = "axia(players=1)") -> int:
+    """Final score of one solo game played by ``policy`` (chance drawn from ``seed``)."""
+    state = load(game_string).new_initial_state()
+    assert isinstance(state, AxiaState)
+    chance_rng = random.Random(seed)
+    rng = random.Random(seed + 1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(chance_rng))
+        else:
+            state.apply_action(policy(state, rng))
+    return int(state.score_sheet(0)["total"])
+
+
+def measure(policy: Policy, games: int, seed: int = 0) -> tuple[float, float]:
+    """Mean and standard deviation of ``games`` solo scores."""
+    scores = [play_solo(policy, seed + i) for i in range(games)]
+    return mean(scores), pstdev(scores)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the solo averages of the random, greedy and planner policies."""
+    args = sys.argv[1:] if argv is None else argv
+    games = int(args[0]) if args else 40
+
+    def uniform(state: AxiaState, rng: random.Random) -> int:
+        return rng.choice(state.legal_actions())
+
+    for name, policy in (("random", uniform), ("greedy", greedy), ("planner", planner)):
+        avg, sd = measure(policy, games)
+        print(f"{name:8} {games} games: mean {avg:6.1f} sd {sd:5.1f} ({solo_rank(round(avg))})")
+
+
+if __name__ == "__main__":
+    main()
