@@ -473,7 +473,8 @@ class AxiaState(State):
         card = self.game.cards.items[item]
         effect = card.effect
         if effect == "physical_as_magic":
-            return not self.hit_done and not self.boost
+            physical = range(self.game.num_physical)
+            return not self.hit_done and not self.boost and any(self.used[d] < 0 for d in physical)
         if effect == "change_die":
             return any(u < 0 for u in self.used)
         if effect == "hit_diagonal":
