@@ -1,0 +1,95 @@
+"""Deck exhaustion, the last round, rendering, score-sheet tables and registration."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from gameshelf.core import available_games, game_entry, load
+from gameshelf.core.game import CHANCE
+from gameshelf.games.axia import format_score_sheet, score_sheet
+from gameshelf.games.axia.rules import PLACE, REFILL, TURN, AxiaState
+
+from .conftest import make_turn_state, put
+
+
+def _play(state: AxiaState, rng: random.Random, done) -> None:  # type: ignore[no-untyped-def]
+    while not done(state):
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_registered_with_options() -> None:
+    assert "axia" in available_games()
+    entry = game_entry("axia")
+    names = [o.name for o in entry.options]
+    assert names == [
+        "players",
+        "cards",
+        "first_game",
+        "prioritize_objectives",
+        "explore_regions",
+        "must_hit_if_possible",
+    ]
+    assert load("axia(players=3,explore_regions=true)").game_string == (
+        "axia(players=3,explore_regions=true)"
+    )
+
+
+def test_empty_deck_reuses_the_discard_pile() -> None:
+    rng = random.Random(21)
+    state = load("axia(players=2)").new_initial_state()
+    assert isinstance(state, AxiaState)
+    _play(state, rng, lambda s: s.phase == REFILL and not s.chance)
+    state.tdisc = sorted(state.tdisc + state.tdeck)
+    state.tdeck = []
+    assert "deck" in {str(m) for m in state.legal_moves()}
+    state.play("deck")
+    assert state.current_player() == CHANCE and state.tdisc == []
+    drawn = state.legal_actions()[0]
+    state.apply_action(drawn)
+    assert drawn in state.hands[state.start]
+
+
+def test_last_round_has_no_refill() -> None:
+    rng = random.Random(22)
+    state = load("axia(players=2)").new_initial_state()
+    assert isinstance(state, AxiaState)
+    _play(state, rng, lambda s: s.round == 8 and s.phase == PLACE and not s.chance)
+    _play(state, rng, lambda s: s.phase != PLACE)
+    assert state.phase == TURN and [len(h) for h in state.hands] == [2, 2]
+
+
+def test_rut_with_an_empty_item_deck_draws_nothing() -> None:
+    s = make_turn_state(1, dice=(1, 1, 1))
+    from .conftest import _ANY
+
+    g = put(s, "a1", beast="rut", magic=False, critical=_ANY)
+    s.dice[0] = s.game.tables.critical[g] or 1
+    s.ideck = []
+    s.play("P1>a1")
+    assert s.current_player() == 0 and s.items[0] == []
+
+
+def test_render_and_score_table_for_a_finished_game() -> None:
+    rng = random.Random(23)
+    state = load("axia(players=3)").new_initial_state()
+    assert isinstance(state, AxiaState)
+    _play(state, rng, lambda s: s.is_terminal())
+    picture = state.render()
+    assert "player 2" in picture and picture.count("\n") > 20
+    assert "\x1b[" in state.render(color=True) and "\x1b[" not in picture
+    data = score_sheet(state)
+    json.dumps(data)
+    assert data["final"] and [p["player"] for p in data["players"]] == [0, 1, 2]
+    totals = [p["total"] for p in data["players"]]
+    for p, sheet in enumerate(data["players"]):
+        parts = sum(r["points"] for r in sheet["scoring_cards"]) + sum(sheet["beasts"].values())
+        assert sheet["total"] == parts + sheet["acolytes"] + sheet["items"]
+        assert len(sheet["scoring_cards"]) == 6
+        assert (p in data["winners"]) == (state.returns()[p] == 1.0)
+    table = format_score_sheet(state)
+    assert "scoring R1" in table and "winner" in table
+    assert all(str(t) in table for t in totals)
