@@ -1,10 +1,16 @@
-"""Baseline agents: uniformly random, and a greedy one-ply player."""
+"""Baseline agents: uniformly random, and a greedy one-ply player with a per-game heuristic."""
 
 from __future__ import annotations
 
-from gameshelf.core.game import State
+from gameshelf.core.game import Game, State
 
 from .base import Agent, register_agent
+from .determinize import determinizer_for
+from .evaluators import Evaluator, evaluator_for
+
+
+THREAT_CHECK_GAMES = frozenset({"cage"})
+"""Games where greedy also looks one reply ahead (cheap there; Axiom has ~170 moves a turn)."""
 
 
 class RandomAgent(Agent):
@@ -18,43 +24,58 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """Takes a move that wins at once; otherwise avoids moves that let the next player win.
+    """One ply: the move whose result the game's evaluator likes best for the mover.
 
-    It looks one move ahead for itself and one for the next player, through ``clone``. In games
-    with hidden information or chance it plays randomly instead, so it never peeks at state its
-    seat may not see (the bots issue brings proper per-game evaluators).
+    A move that wins at once is taken; in two-player deterministic games a move that hands the
+    opponent an immediate win is avoided (in the Cage, where that look is cheap). Ties are broken at random (seeded). In
+    hidden-information games the moves are tried in one determinisation of the bot's own view,
+    so it never looks at cards its seat may not see.
     """
 
     name = "greedy"
 
+    def __init__(self, game: Game, seed: int | None = None, evaluator: Evaluator | None = None):
+        super().__init__(game, seed)
+        self.evaluator = evaluator or evaluator_for(game)
+        self.determinize, _ = determinizer_for(game.spec.name)
+        spec = game.spec
+        self.look_for_threats = (
+            spec.num_players == 2 and not spec.chance and spec.name in THREAT_CHECK_GAMES
+        )
+
     def step(self, state: State) -> int:
-        """A winning move if there is one, else a random move that gives no immediate win."""
-        actions = state.legal_actions()
-        spec = self.game.spec
-        if spec.hidden_information or spec.chance:
-            return self.rng.choice(actions)
+        """The best-scoring legal move after one ply."""
         me = state.current_player()
-        safe = []
-        for action in actions:
-            child = state.clone()
-            child.apply_action(action)
-            if child.is_terminal():
-                if child.returns()[me] > 0 and child.returns()[me] >= max(child.returns()):
-                    return action
-                if child.returns()[me] < 0:
-                    continue
-            elif self._opponent_can_win(child, me):
-                continue
-            safe.append(action)
-        return self.rng.choice(safe or actions)
+        world = self.determinize(state, me, self.rng)
+        actions = world.legal_actions()
+        order = actions[:]
+        self.rng.shuffle(order)
+        best_action, best_value = order[0], -float("inf")
+        for action in order:
+            value = self._value(world, action, me)
+            if value > best_value:
+                best_action, best_value = action, value
+        return best_action
+
+    def _value(self, world: State, action: int, me: int) -> float:
+        child = world.clone()
+        child.apply_action(action)
+        spec = self.game.spec
+        top = spec.max_utility
+        if child.is_terminal():
+            value = child.returns()[me]
+            return 10.0 * top if value >= top and spec.num_players > 1 else value * 2.0
+        if self.look_for_threats and self._opponent_wins_next(child, me):
+            return spec.min_utility - 1.0
+        return self.evaluator(child)[me]
 
     @staticmethod
-    def _opponent_can_win(state: State, me: int) -> bool:
+    def _opponent_wins_next(state: State, me: int) -> bool:
         mover = state.current_player()
         for action in state.legal_actions():
             child = state.clone()
             child.apply_action(action)
-            if child.is_terminal() and child.returns()[mover] > 0 and child.returns()[me] < 0:
+            if child.is_terminal() and child.returns()[mover] > child.returns()[me]:
                 return True
         return False
 

@@ -1,0 +1,150 @@
+"""Determinisation: a full state consistent with what one seat may know, drawn at random.
+
+A bot of a hidden-information game must decide from its own view only. The functions here
+build a *sample* world from the public part of the state and the observer's private cards:
+every card the observer cannot see is pooled and dealt again at random into the same hidden
+places (opponents' hands, items and face-down placements, the decks, the discard), with the
+same counts. The result depends only on what the observer may know and on the RNG, so two
+states that differ only in hidden cards give the same samples (``tests/agents`` checks this).
+
+For perfect-information games a determinisation is a plain copy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from gameshelf.core.game import State
+
+Determinizer = Callable[[State, int, random.Random], State]
+Observer = Callable[[State, int, int], bool]
+
+HIDDEN_EDGE = -2
+"""Tree key shared by every move or chance outcome the observer cannot see."""
+
+
+def copy_state(state: State, observer: int, rng: random.Random) -> State:
+    """Perfect information: the state itself (copied) is the only world."""
+    return state.clone()
+
+
+def everything_visible(state: State, observer: int, action: int) -> bool:
+    """Perfect information: every move and chance outcome is seen by everyone."""
+    return True
+
+
+def _deal(rng: random.Random, pool: list[int], sizes: list[int]) -> list[list[int]]:
+    cards = sorted(pool)
+    rng.shuffle(cards)
+    out = []
+    start = 0
+    for size in sizes:
+        out.append(cards[start : start + size])
+        start += size
+    return out
+
+
+def axia_determinize(state: State, observer: int, rng: random.Random) -> State:
+    """A random AXIA world consistent with seat ``observer``'s knowledge.
+
+    Public: grids, marks, dice, face-up cards, deck and hand sizes, scoring cards after the
+    set-up, the effect stack. Private to ``observer``: its hand, items, offer, pending placement
+    and (during the set-up) its scoring cards. Everything else is redealt.
+    """
+    from gameshelf.games.axia.rules import SCORE_PICK, AxiaState
+
+    if not isinstance(state, AxiaState):
+        raise TypeError("axia_determinize needs an AXIA state")
+    world = state.clone()
+    world.hist = []  # the real history holds other seats' draws
+    others = [q for q in range(state.game.n) if q != observer]
+    _redeal_territory(state, world, observer, others, rng)
+    _redeal_items(state, world, observer, others, rng)
+    if state.phase == SCORE_PICK:
+        _redeal_scoring(state, world, observer, others, rng)
+    else:
+        seen = {c for q in range(state.game.n) for c in state.slots[q] if c >= 0}
+        unknown = [c for c in range(len(state.game.cards.scoring)) if c not in seen]
+        world.sdeck = sorted(_deal(rng, unknown, [len(state.sdeck)])[0])
+    return world
+
+
+def _redeal_territory(
+    state: State, world: State, observer: int, others: list[int], rng: random.Random
+) -> None:
+    s, w = state, world
+    total = len(s.game.cards.territory)  # type: ignore[attr-defined]
+    known = {c for grid in s.grid for c in grid if c >= 0}  # type: ignore[attr-defined]
+    known |= {c for c in s.faceup if c >= 0}  # type: ignore[attr-defined]
+    known |= set(s.hands[observer])  # type: ignore[attr-defined]
+    if s.pending[observer] >= 0:  # type: ignore[attr-defined]
+        known.add(s.pending[observer] // 9)  # type: ignore[attr-defined]
+    unknown = [c for c in range(total) if c not in known]
+    pending_others = [q for q in others if s.pending[q] >= 0]  # type: ignore[attr-defined]
+    sizes = [len(s.hands[q]) for q in others]  # type: ignore[attr-defined]
+    sizes += [1] * len(pending_others) + [len(s.tdeck), len(s.tdisc)]  # type: ignore[attr-defined]
+    dealt = _deal(rng, unknown, sizes)
+    for index, q in enumerate(others):
+        w.hands[q] = sorted(dealt[index])  # type: ignore[attr-defined]
+    offset = len(others)
+    for index, q in enumerate(pending_others):
+        free = [cell for cell in range(9) if s.grid[q][cell] < 0]  # type: ignore[attr-defined]
+        w.pending[q] = dealt[offset + index][0] * 9 + rng.choice(free)  # type: ignore[attr-defined]
+    w.tdeck = sorted(dealt[-2])  # type: ignore[attr-defined]
+    w.tdisc = sorted(dealt[-1])  # type: ignore[attr-defined]
+
+
+def _redeal_items(
+    state: State, world: State, observer: int, others: list[int], rng: random.Random
+) -> None:
+    s, w = state, world
+    total = len(s.game.cards.items)  # type: ignore[attr-defined]
+    mine = set(s.items[observer])  # type: ignore[attr-defined]
+    unknown = [c for c in range(total) if c not in mine]
+    sizes = [len(s.items[q]) for q in others] + [len(s.ideck)]  # type: ignore[attr-defined]
+    dealt = _deal(rng, unknown, sizes)
+    for index, q in enumerate(others):
+        w.items[q] = dealt[index]  # type: ignore[attr-defined]
+    w.ideck = sorted(dealt[-1])  # type: ignore[attr-defined]
+
+
+def _redeal_scoring(
+    state: State, world: State, observer: int, others: list[int], rng: random.Random
+) -> None:
+    """During the set-up the other seats' offers and chosen scoring cards are hidden."""
+    s, w = state, world
+    total = len(s.game.cards.scoring)  # type: ignore[attr-defined]
+    known = set(s.offers[observer]) | {c for c in s.slots[observer] if c >= 0}  # type: ignore[attr-defined]
+    unknown = [c for c in range(total) if c not in known]
+    sizes = [len(s.offers[q]) for q in others]  # type: ignore[attr-defined]
+    filled = {q: sum(1 for c in s.slots[q] if c >= 0) for q in others}  # type: ignore[attr-defined]
+    sizes += [filled[q] for q in others] + [len(s.sdeck)]  # type: ignore[attr-defined]
+    dealt = _deal(rng, unknown, sizes)
+    for index, q in enumerate(others):
+        w.offers[q] = dealt[index]  # type: ignore[attr-defined]
+        chosen = dealt[len(others) + index]
+        slots = [-1] * 6
+        for card, slot in zip(chosen, rng.sample(range(6), len(chosen)), strict=True):
+            slots[slot] = card
+        w.slots[q] = slots  # type: ignore[attr-defined]
+    w.sdeck = sorted(dealt[-1])  # type: ignore[attr-defined]
+
+
+def axia_visible(state: State, observer: int, action: int) -> bool:
+    """Whether ``observer`` sees which ``action`` is taken in ``state`` (a move or a draw)."""
+    from gameshelf.games.axia.rules import C_FACEUP, C_ROLL, C_SLOT, MULLIGAN, PLACE, SCORE_PICK
+
+    if state.is_chance_node():
+        kind, player, _ = state.chance[0]  # type: ignore[attr-defined]
+        return kind in (C_ROLL, C_FACEUP, C_SLOT) or player == observer
+    if state.current_player() == observer:
+        return True
+    return state.phase not in (SCORE_PICK, MULLIGAN, PLACE)  # type: ignore[attr-defined]
+
+
+def determinizer_for(name: str) -> tuple[Determinizer, Observer]:
+    """The determiniser and visibility test of game ``name``."""
+    if name == "axia":
+        return axia_determinize, axia_visible
+    return copy_state, everything_visible

@@ -1,0 +1,154 @@
+"""Information-set MCTS (single observer) for games with hidden information and chance.
+
+Each iteration draws a *determinisation* — a full world consistent with the bot's own
+knowledge (:mod:`gameshelf.agents.determinize`) — and walks one tree shared by all worlds.
+Tree edges are what the bot observes: its own moves, public moves and public chance outcomes
+by their action id; moves and draws it cannot see all share one edge
+(:data:`~gameshelf.agents.determinize.HIDDEN_EDGE`) and are sampled in the world. Selection uses
+UCB with availability counts, since which moves exist differs between worlds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from gameshelf.core.game import Game, State
+
+from .base import Agent
+from .determinize import HIDDEN_EDGE, Determinizer, Observer, determinizer_for
+from .evaluators import Evaluator, evaluator_for
+from .mcts import RolloutPolicy, random_rollout_policy
+
+
+class ISNode:
+    """A node of the observer's tree: statistics, availability and children by edge key."""
+
+    __slots__ = ("avail", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int, players: int) -> None:
+        self.mover = mover
+        self.children: dict[int, ISNode] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = [0.0] * players
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer IS-MCTS; it reads nothing but its determinisations of its own view."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        iterations: int = 300,
+        exploration: float = 0.7,
+        rollout_depth: int = 60,
+        evaluator: Evaluator | None = None,
+        rollout_policy: RolloutPolicy = random_rollout_policy,
+        determinizer: Determinizer | None = None,
+        observer: Observer | None = None,
+        time_limit: float | None = None,
+    ) -> None:
+        super().__init__(game, seed)
+        default_det, default_obs = determinizer_for(game.spec.name)
+        self.determinize = determinizer or default_det
+        self.visible = observer or default_obs
+        self.iterations = iterations
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.evaluator = evaluator or evaluator_for(game)
+        self.rollout_policy = rollout_policy
+        self.time_limit = time_limit
+        self.players = game.spec.num_players
+        self._low = game.spec.min_utility
+        self._span = (game.spec.max_utility - game.spec.min_utility) or 1.0
+        self.last_iterations = 0
+
+    def step(self, state: State) -> int:
+        """Search over determinisations of the bot's view; play the most visited own move."""
+        me = state.current_player()
+        root = ISNode(-1, self.players)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        first = self.determinize(state, me, self.rng)
+        legal = first.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        while done < self.iterations:
+            world = first if done == 0 else self.determinize(state, me, self.rng)
+            self._iterate(root, world, me)
+            done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        options = [(a, c) for a, c in root.children.items() if a in legal]
+        if not options:
+            return self.rng.choice(legal)
+        return max(options, key=lambda item: (item[1].visits, item[1].total[me]))[0]
+
+    def _iterate(self, root: ISNode, world: State, me: int) -> None:
+        node = root
+        path = [root]
+        expanded = False
+        while not world.is_terminal() and not expanded:
+            if world.is_chance_node():
+                action = world.sample_chance(self.rng)
+                key = action if self.visible(world, me, action) else HIDDEN_EDGE
+                node = self._child(node, key, -1)
+            else:
+                node, action, expanded = self._choose(node, world, me)
+            world.apply_action(action)
+            path.append(node)
+        value = self._rollout(world)
+        for visited in path:
+            visited.visits += 1
+            for p in range(self.players):
+                visited.total[p] += value[p]
+
+    def _child(self, node: ISNode, key: int, mover: int) -> ISNode:
+        child = node.children.get(key)
+        if child is None:
+            child = ISNode(mover, self.players)
+            node.children[key] = child
+        return child
+
+    def _choose(self, node: ISNode, world: State, me: int) -> tuple[ISNode, int, bool]:
+        """Pick a move at a decision node: expand an unseen one, else UCB among available."""
+        mover = world.current_player()
+        legal = world.legal_actions()
+        if not self.visible(world, me, legal[0]):
+            action = self.rollout_policy(world, self.rng)
+            return self._child(node, HIDDEN_EDGE, mover), action, False
+        untried = [a for a in legal if a not in node.children]
+        for action in legal:
+            child = node.children.get(action)
+            if child is not None:
+                child.avail += 1
+        if untried:
+            action = self.rng.choice(untried)
+            child = self._child(node, action, mover)
+            child.avail += 1
+            return child, action, True
+        best_action, best_score = legal[0], -math.inf
+        for action in legal:
+            child = node.children[action]
+            mean = child.total[mover] / child.visits if child.visits else 0.0
+            score = mean + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best_action, best_score = action, score
+        return node.children[best_action], best_action, False
+
+    def _rollout(self, world: State) -> list[float]:
+        depth = 0
+        while not world.is_terminal() and depth < self.rollout_depth:
+            if world.is_chance_node():
+                world.apply_action(world.sample_chance(self.rng))
+            else:
+                world.apply_action(self.rollout_policy(world, self.rng))
+            depth += 1
+        values = world.returns() if world.is_terminal() else self.evaluator(world)
+        return [(v - self._low) / self._span for v in values]
