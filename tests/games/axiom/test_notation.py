@@ -188,3 +188,16 @@ def test_renderings_show_every_piece() -> None:
     assert svg.count('class="cube') == 12
     assert svg.count('class="sceptre') == 4
     assert "\x1b[" in state.render(color=True)
+
+
+def test_docs_examples_run() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[3] / "docs" / "games" / "axiom.md"
+    text = page.read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert blocks
+    for block in blocks:
+        exec(compile(block, str(page), "exec"), {})
+    assert "(axiom-start.svg)" in text
+    assert (page.parent / "axiom-start.svg").read_text(encoding="utf-8").startswith("<svg")
