@@ -202,3 +202,24 @@ def test_a_path_that_comes_round_stops_at_its_origin() -> None:
         "S(0,0,1) S(0,0,1)x-",
         "S(0,0,1) S(0,0,1)y+",
     }
+
+
+# A U round the gap (1,0,1)-(2,0,1): the sceptre on the inner face of one arm can walk round
+# the bend to the inner face of the other arm, which faces its own origin across the gap.
+U_SHAPE = """
+(black) C (0,0,1)z+
+(black) C (0,1,1)z+
+(black) C (1,1,1)z+
+(white) C (2,1,1)z+
+(white) C (3,1,1)z+
+(white) C (3,0,1)z+
+(black) S (3,0,1)x-
+"""
+
+
+def test_tall_the_moving_sceptre_on_its_origin_counts_for_the_gap() -> None:
+    target = "S(3,0,1) S(0,0,1)x+"
+    assert target in texts(build(U_SHAPE), "S")
+    tall = texts(build(U_SHAPE, game="axiom(sceptre_clearance=tall)"), "S")
+    assert target not in tall
+    assert "S(3,0,1) S(1,1,1)y-" in tall

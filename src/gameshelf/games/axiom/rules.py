@@ -528,8 +528,16 @@ class AxiomState(State):
         move = self._decode(action)
         if move is None:
             return f"move {text!r} names no move in this position"
-        reason = self._reason(move)
-        return f"move {self.move_text(move)!r} is illegal: {reason}"
+        _, rank = self._ranks()
+        text = self.move_text(move)
+        canonical = (
+            self._encode(move, rank)
+            if move[0] == 0 or self._anchor(move[1], move[2], rank) >= 0
+            else action
+        )
+        if canonical != action and canonical in self._legal_map():
+            return f"action {action} is not the id of {text!r} here; its id is {canonical}"
+        return f"move {text!r} is illegal: {self._reason(move)}"
 
     def _reason(self, move: Move_) -> str:
         opts = self.game.options
