@@ -18,6 +18,7 @@ from .geometry import (
     DIR_NAMES,
     OPPOSITE,
     PERPENDICULAR,
+    VECTORS,
     ZM,
     ZP,
     Cell,
@@ -351,27 +352,54 @@ def fitting_masks(
     return fits
 
 
+_DELTA_DIR: dict[Cell, int] = {v: d for d, v in enumerate(VECTORS)}
+
+
 def cube_moves(
     opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], color: int
 ) -> list[tuple[Cell, Cell, tuple[int, ...]]]:
-    """Every legal cube move of ``color``, grouped as ``(source, target, masks)``."""
+    """Every legal cube move of ``color``, grouped as ``(source, target, masks)``.
+
+    The fast twin of :func:`placement_problem` (same rules, no messages): target cells and
+    their neighbour masks are computed once, then corrected for the lifted cube.
+    """
     ctx = PlacementContext.build(opts, cubes, sceptres)
+    sources = [
+        c for c in sorted(cubes) if cubes[c] >> 6 == color and not source_problem(ctx, c, color)
+    ]
+    if not sources:
+        return []
+    blocked = ctx.air_cells | ctx.reach_cells
+    targets = []
+    for target in sorted({step(q, d) for q in cubes for d in ALL_DIRS} - cubes.keys()):
+        if target[2] >= 1 and target not in blocked:
+            touching, facing = neighbours(cubes, target)
+            targets.append((target, touching, facing))
+    overhang = opts.allow_overhang
     moves: list[tuple[Cell, Cell, tuple[int, ...]]] = []
-    candidates: list[Cell] | None = None
-    for source in sorted(c for c, v in cubes.items() if v >> 6 == color):
-        if source_problem(ctx, source, color):
-            continue
-        if candidates is None:
-            candidates = sorted({step(q, d) for q in cubes for d in ALL_DIRS} - cubes.keys())
-        others = dict(cubes)
-        domes = popcount(others.pop(source) & 63)
-        for target in candidates:
-            if cell_problem(ctx, others, source, target):
+    for source in sources:
+        domes = popcount(cubes[source] & 63)
+        sx, sy, sz = source
+        others: Cubes | None = None
+        for target, touching, facing in targets:
+            x, y, z = target
+            d = _DELTA_DIR.get((sx - x, sy - y, sz - z))
+            if d is not None:
+                touching &= ~(1 << d)
+                facing &= ~(1 << d)
+            if not touching or (touching >> ZP & 1):
                 continue
-            touching, facing = neighbours(others, target)
-            fitting = fitting_masks(opts, domes, target, touching, facing)
-            if fitting and not connection_problem(ctx, others, target):
-                moves.append((source, target, fitting))
+            if not overhang and z > 1 and not touching >> ZM & 1:
+                continue
+            fits = fitting_masks(opts, domes, target, touching, facing)
+            if not fits:
+                continue
+            if opts.require_connected:
+                if others is None:
+                    others = {c: v for c, v in cubes.items() if c != source}
+                if connection_problem(ctx, others, target):
+                    continue
+            moves.append((source, target, fits))
     return moves
 
 
