@@ -289,6 +289,7 @@ class AxiomState(State):
         self.outcome = outcome
         self.seen: dict[str, int] = {_digest(cubes, sceptres, to_move): 1}
         self._history: list[int] = []
+        self._owned = True
         self._legal: dict[int, Move_] | None = None
         self._rank: tuple[list[Cell], dict[Cell, int]] | None = None
 
@@ -421,6 +422,10 @@ class AxiomState(State):
         move = self._legal_map().get(action) or self._decode(action)
         if move is None:
             raise IllegalMove(f"action {action} is not a move here")
+        if not self._owned:
+            self.seen = dict(self.seen)
+            self._history = list(self._history)
+            self._owned = True
         self._apply(move)
         self._history.append(action)
 
@@ -468,8 +473,10 @@ class AxiomState(State):
         copy.to_move = self.to_move
         copy.ply = self.ply
         copy.outcome = self.outcome
-        copy.seen = dict(self.seen)
-        copy._history = list(self._history)
+        # the repetition counts and the history are shared until one side moves (copy on write)
+        copy.seen = self.seen
+        copy._history = self._history
+        copy._owned = self._owned = False
         copy._legal = self._legal
         copy._rank = self._rank
         return copy
