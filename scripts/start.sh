@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Set up gameshelf in .venv (first run only) and start the main job: a game of Rubik's Cage
-# in the terminal against the greedy bot. Extra arguments replace the default game, e.g.
-#   scripts/start.sh "cage(players=3)" --seat 0=human --seat 1=greedy --seat 2=random
+# Set up gameshelf in .venv (first run, or after pyproject.toml changes) and start the main job:
+# the game server on an embedded SQLite database (./gameshelf.sqlite3). It prints its URL.
+# Arguments go to `gameshelf serve`, e.g. scripts/start.sh --port 9000
+# Terminal play instead: .venv/bin/gameshelf play cage --seat 0=human --seat 1=greedy
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/gameshelf ] || [ pyproject.toml -nt .venv/.installed ]; then
   python3 -m venv .venv
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
   touch .venv/.installed
 fi
-if [ "$#" -eq 0 ]; then
-  set -- cage --seat 0=human --seat 1=greedy
-fi
-exec .venv/bin/gameshelf play "$@"
+exec .venv/bin/gameshelf serve "$@"

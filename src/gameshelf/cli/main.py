@@ -145,6 +145,33 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Start the game server (needs the ``server`` extra)."""
+    try:
+        import uvicorn
+
+        from gameshelf.server import create_app
+    except ImportError as exc:
+        raise GameshelfError(
+            f"the server needs the server extra: pip install 'gameshelf[server]' ({exc.name})"
+        ) from None
+    url = (
+        args.database_url
+        or os.environ.get("GAMESHELF_DATABASE_URL")
+        or "sqlite:///gameshelf.sqlite3"
+    )
+    app = create_app(url, bot_workers=args.bot_workers)
+    host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
+    print(
+        f"gameshelf server: http://{host}:{args.port}/  (API docs: /docs, database: {url})",
+        flush=True,
+    )
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``gameshelf`` command."""
     parser = argparse.ArgumentParser(
@@ -175,6 +202,30 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="FILE", help="save the game record here at the end")
     play.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     play.set_defaults(func=cmd_play)
+
+    serve = sub.add_parser("serve", help="start the game server (lobby, live play, bots)")
+    serve.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database-url",
+        dest="database_url",
+        help="SQLAlchemy URL (default: sqlite:///gameshelf.sqlite3, or "
+        "$GAMESHELF_DATABASE_URL); PostgreSQL: postgresql+psycopg://...",
+    )
+    serve.add_argument(
+        "--bot-workers",
+        dest="bot_workers",
+        type=int,
+        default=2,
+        help="processes computing bot moves (0 = threads)",
+    )
+    serve.add_argument(
+        "--log-level",
+        dest="log_level",
+        default="info",
+        choices=("critical", "error", "warning", "info", "debug"),
+    )
+    serve.set_defaults(func=cmd_serve)
 
     rep = sub.add_parser("replay", help="replay a saved game record, checking every move")
     rep.add_argument("file")

@@ -1,0 +1,271 @@
+"""Persistence of matches, seats and moves through SQLAlchemy (SQLite default, PostgreSQL by URL).
+
+Every accepted move is one row, committed before anyone hears of it; a match is rebuilt by
+replaying its rows, so a restarted server resumes every match exactly where it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+class MatchRow(Base):
+    """A match: its game string, seed, status and version counter."""
+
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[Any] = mapped_column(JSON, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatRow(Base):
+    """One seat of a match: a human (with a hashed secret token once joined) or a bot."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    agent: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class MoveRow(Base):
+    """One accepted move (or chance outcome) of a match, in order."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("match_id", "ply"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (only the hash is kept)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored: str | None) -> bool:
+    """Whether ``token`` is the one whose hash is ``stored`` (constant time)."""
+    return stored is not None and hmac.compare_digest(hash_token(token), stored)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as the server keeps it in memory."""
+
+    seat: int
+    kind: str
+    agent: str | None
+    name: str | None
+    token_hash: str | None
+
+    @property
+    def taken(self) -> bool:
+        """Whether the seat is occupied (bots always are)."""
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """Everything needed to rebuild a match in memory."""
+
+    id: str
+    game: str
+    seed: int
+    status: str
+    version: int
+    seats: list[SeatInfo]
+    moves: list[tuple[int, int, str]]
+    created: datetime
+
+
+class Store:
+    """Synchronous database access; the server calls it from worker threads."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        connect_args: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            connect_args["check_same_thread"] = False
+        self.engine: Engine = create_engine(
+            url, connect_args=connect_args, json_serializer=json.dumps, pool_pre_ping=True
+        )
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        Base.metadata.create_all(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session committed on success and rolled back on any error."""
+        with self.sessions() as session, session.begin():
+            yield session
+
+    def create_match(self, match_id: str, game: str, seed: int, seats: list[SeatInfo]) -> None:
+        """Insert a new match with its seats."""
+        status = "running" if all(s.taken for s in seats) else "open"
+        with self.session() as session:
+            session.add(MatchRow(id=match_id, game=game, seed=seed, status=status, version=0))
+            session.flush()
+            for seat in seats:
+                session.add(
+                    SeatRow(
+                        match_id=match_id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        agent=seat.agent,
+                        name=seat.name,
+                        token_hash=None,
+                    )
+                )
+
+    def take_seat(self, match_id: str, seat: int, name: str | None, token_hash: str) -> bool:
+        """Give a free human seat to a player; False if someone took it first."""
+        with self.session() as session:
+            row = session.scalar(
+                select(SeatRow)
+                .where(SeatRow.match_id == match_id, SeatRow.seat == seat)
+                .with_for_update()
+            )
+            if row is None or row.kind != "human" or row.token_hash is not None:
+                return False
+            row.token_hash = token_hash
+            row.name = name
+            seats = session.scalars(select(SeatRow).where(SeatRow.match_id == match_id)).all()
+            if all(s.kind == "bot" or s.token_hash is not None for s in seats):
+                match = session.get(MatchRow, match_id)
+                if match is not None and match.status == "open":
+                    match.status = "running"
+            return True
+
+    def append_move(
+        self,
+        match_id: str,
+        ply: int,
+        player: int,
+        action: int,
+        notation: str,
+        version: int,
+        status: str,
+        result: list[float] | None,
+    ) -> None:
+        """Store one move and the match's new version and status, atomically."""
+        with self.session() as session:
+            session.add(
+                MoveRow(match_id=match_id, ply=ply, player=player, action=action, notation=notation)
+            )
+            self._update(session, match_id, version, status, result)
+
+    def remove_last_move(self, match_id: str, ply: int, version: int, status: str) -> None:
+        """Delete move ``ply`` (an undo) and store the new version."""
+        with self.session() as session:
+            row = session.scalar(
+                select(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply == ply)
+            )
+            if row is not None:
+                session.delete(row)
+            self._update(session, match_id, version, status, None)
+
+    @staticmethod
+    def _update(
+        session: Session, match_id: str, version: int, status: str, result: list[float] | None
+    ) -> None:
+        match = session.get(MatchRow, match_id, with_for_update=True)
+        if match is None:
+            raise LookupError(match_id)
+        match.version = version
+        match.status = status
+        match.result = result
+        match.updated = utcnow()
+
+    def load(self, match_id: str) -> StoredMatch | None:
+        """A match with its seats and moves, or None."""
+        with self.session() as session:
+            match = session.get(MatchRow, match_id)
+            if match is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
+            ).all()
+            moves = session.scalars(
+                select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.ply)
+            ).all()
+            return StoredMatch(
+                id=match.id,
+                game=match.game,
+                seed=match.seed,
+                status=match.status,
+                version=match.version,
+                seats=[SeatInfo(s.seat, s.kind, s.agent, s.name, s.token_hash) for s in seats],
+                moves=[(m.player, m.action, m.notation) for m in moves],
+                created=match.created,
+            )
+
+    def list_matches(self, status: str | None, limit: int) -> list[MatchRow]:
+        """Matches, newest first, optionally of one status."""
+        with self.session() as session:
+            query = select(MatchRow).order_by(MatchRow.created.desc()).limit(limit)
+            if status is not None:
+                query = query.where(MatchRow.status == status)
+            return list(session.scalars(query).all())
+
+    def match_ids(self, status: str) -> list[str]:
+        """Ids of every match with ``status``."""
+        with self.session() as session:
+            return list(session.scalars(select(MatchRow.id).where(MatchRow.status == status)))
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

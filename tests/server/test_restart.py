@@ -1,0 +1,132 @@
+"""Kill the real server process mid-game, start it again: every accepted move is still there."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from gameshelf.core.record import parse_record, replay
+from gameshelf.server.client import Lobby, SeatClient
+
+from .conftest import DATABASES, database_url
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gameshelf.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            url,
+            "--log-level",
+            "warning",
+        ],
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"server did not start: {log.read_text()}")
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_kill_9_mid_game_then_restart_resumes_exactly(database: str, tmp_path: Path) -> None:
+    url = database_url(database, tmp_path)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    process = _start(url, port, log)
+    try:
+        lobby = Lobby(base)
+        # A human against the greedy bot (bots run in the real process pool), and a bot-only
+        # match that the restarted server must carry on by itself.
+        match = lobby.create(
+            "cage", [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}], seed=4
+        )
+        token = lobby.join(match["id"])["token"]
+        with SeatClient(base, match["id"], [token]) as table:
+            for move in ("R0", "W1", "Y2"):
+                state = table.wait_for(lambda s: s["to_move"] == 0 or s["status"] == "finished")
+                if state["status"] == "finished":
+                    break
+                table.move(
+                    0,
+                    move
+                    if move in state["seats"]["0"]["legal_moves"]
+                    else state["seats"]["0"]["legal_moves"][0],
+                )
+            acknowledged = table.wait_for(lambda s: s["to_move"] == 0 or s["status"] == "finished")
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+        process = _start(url, port, log)
+        lobby = Lobby(base)
+        assert lobby.match(match["id"])["version"] == acknowledged["version"]
+        with SeatClient(base, match["id"], [token]) as table:
+            assert table.state["moves"] == acknowledged["moves"]
+            assert table.state["version"] == acknowledged["version"]
+            assert (
+                table.state["seats"]["0"]["legal_moves"]
+                == acknowledged["seats"]["0"]["legal_moves"]
+            )
+            if table.state["status"] == "running":
+                table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+                assert table.state["version"] == acknowledged["version"] + 1
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_a_bot_only_match_carries_on_after_a_restart(database: str, tmp_path: Path) -> None:
+    url = database_url(database, tmp_path)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    process = _start(url, port, log)
+    try:
+        lobby = Lobby(base)
+        match = lobby.create(
+            "cage(max_plies=400,repetition_draw=0,continue_after_last_drop=true)",
+            [{"kind": "bot", "agent": "random"}] * 2,
+            seed=11,
+        )
+        time.sleep(0.3)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        process = _start(url, port, log)
+        lobby = Lobby(base)
+        deadline = time.monotonic() + 60
+        while lobby.match(match["id"])["status"] != "finished":
+            assert time.monotonic() < deadline, "the resumed match never finished"
+            time.sleep(0.2)
+        record = parse_record(lobby.record(match["id"]))
+        states = replay(record)  # every move was kept, in order, and replays to the result
+        assert states[-1].is_terminal() and states[-1].returns() == record.result
+    finally:
+        process.kill()
+        process.wait(timeout=10)
