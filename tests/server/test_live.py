@@ -248,3 +248,14 @@ def test_hidden_information_never_reaches_another_seat(lobby: Lobby, server: Run
                 text = json.dumps(message)
                 position = states[message["plies"]].position()
                 assert position not in text  # the full state never travels
+
+
+def test_the_readme_network_example_runs(server: RunningServer) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Play over the network", 1)[1]
+    code = section.split("```text\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, Any] = {}
+    exec(compile(code.replace("http://localhost:8000", server.url), "README.md", "exec"), namespace)
+    assert namespace["table"].state["plies"] >= 1
