@@ -121,6 +121,10 @@ def test_torcha_hits_only_magical_beasts() -> None:
     put(s, "a2", beast="rakya", magic=False)
     s.play("P1>a1")
     assert legal(s) == {"hit f6"}
+    with pytest.raises(IllegalMove, match="not a legal target of the torcha effect"):
+        s.play("hit a2")
+    with pytest.raises(IllegalMove, match="first resolve the torcha effect"):
+        s.play("P2>a2")
 
 
 def test_cadra_defeats_a_magical_beast_in_its_row_or_column() -> None:

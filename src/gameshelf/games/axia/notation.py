@@ -237,9 +237,11 @@ def _explain(state: AxiaState, action: int, text: str) -> str:
         return f"{head} in the {phase} step"
     if state.stack:
         name = state.task()
-        return f"{head}: first resolve the {name[0] if name else 'pending'} effect " + (
-            "(legal: " + ", ".join(str(m) for m in state.legal_moves()[:8]) + ")"
-        )
+        what = name[0] if name else "pending"
+        legal = ", ".join(str(m) for m in state.legal_moves()[:8])
+        if kind == "effect":
+            return f"{head}: not a legal target of the {what} effect (legal: {legal})"
+        return f"{head}: first resolve the {what} effect (legal: {legal})"
     return _explain_turn(state, action, head, kind)
 
 

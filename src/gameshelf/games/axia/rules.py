@@ -306,7 +306,7 @@ class AxiaState(State):
         while True:
             if self.chance:
                 kind = self.chance[0][0]
-                if kind == C_HAND and not self.tdeck and self.tdisc:
+                if kind in (C_HAND, C_FACEUP) and not self.tdeck and self.tdisc:
                     self.tdeck = sorted(self.tdisc)
                     self.tdisc = []
                 if self._chance_pool(kind):
