@@ -201,3 +201,32 @@ def test_docs_examples_run() -> None:
         exec(compile(block, str(page), "exec"), {})
     assert "(axiom-start.svg)" in text
     assert (page.parent / "axiom-start.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_a_non_canonical_cube_action_id_is_refused_with_the_right_id() -> None:
+    from gameshelf.games.axiom.geometry import PLACEMENT_INDEX, ZM, ZP
+    from gameshelf.games.axiom.rules import SCEPTRE_ACTIONS
+
+    listing = """
+(black) C (0,0,1)x- z+
+(white) C (1,0,1)x+ z+
+(black) C (0,0,2)y-
+(black) C (-1,0,1)y-
+(black) C (-2,0,1)x+
+"""
+    state = load_listing(GAME, listing, "black")
+    legal = state.parse_action("C(-2,0,1) C(-1,0,2)z-")
+    assert legal in state.legal_actions()
+    cells = sorted(state.cubes)  # type: ignore[attr-defined]
+    rank = {cell: index for index, cell in enumerate(cells)}
+    codes = [rank[(-1, 0, 1)] * 6 + ZP, rank[(0, 0, 2)] * 6 + 1]  # from below, from the east
+    ids = {
+        SCEPTRE_ACTIONS + (rank[(-2, 0, 1)] * 72 + code) * 18 + PLACEMENT_INDEX[1 << ZM]
+        for code in codes
+    }
+    assert legal in ids and len(ids) == 2
+    (other,) = ids - {legal}
+    before = state.position()
+    with pytest.raises(IllegalMove, match=f"its id is {legal}"):
+        state.play(other)
+    assert state.position() == before
