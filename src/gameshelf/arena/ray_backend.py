@@ -1,0 +1,44 @@
+"""Run arena games as Ray tasks (on a cluster given by address, or a local Ray instance).
+
+If Ray is already initialised (a test, a notebook), that instance is used as it is;
+otherwise ``ray.init`` connects to ``address`` or starts a local instance with ``jobs`` CPUs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .match import MatchSpec
+
+
+def _ray() -> Any:
+    try:
+        import ray  # type: ignore[import-untyped]
+    except ImportError as exc:  # pragma: no cover - ray is in the dev extra
+        from .tournament import ArenaError
+
+        raise ArenaError("--backend ray needs Ray: pip install 'gameshelf[arena]'") from exc
+    return ray
+
+
+def run_on_ray(specs: list[MatchSpec], address: str | None, jobs: int) -> Iterator[dict[str, Any]]:
+    """Submit every game as a task and yield each result as it finishes."""
+    ray = _ray()
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
+    task = ray.remote(_play_remote)
+    pending = [task.remote(spec) for spec in specs]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for ref in ready:
+            yield ray.get(ref)
+
+
+def _play_remote(spec: MatchSpec) -> dict[str, Any]:
+    from .tournament import _play
+
+    return _play(spec)

@@ -1,0 +1,241 @@
+"""Tournaments: a seat-rotated round robin, run locally or on Ray, summarised and saved."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from gameshelf.agents import AGENTS, UnknownAgent
+from gameshelf.core.errors import GameshelfError
+from gameshelf.core.registry import load
+from gameshelf.core.rng import derive_seed
+
+from .match import MatchSpec, play_match
+from .ratings import Ratings, Tally, outcome, placements
+
+BACKENDS = ("local", "ray")
+
+
+class ArenaError(GameshelfError):
+    """A tournament that cannot be set up (bad agents, games, backend)."""
+
+    code = "arena/bad-request"
+
+
+@dataclass
+class TournamentConfig:
+    """What to play and where."""
+
+    game: str
+    agents: list[str]
+    games: int
+    seed: int = 0
+    jobs: int = 1
+    backend: str = "local"
+    address: str | None = None
+    out: Path | None = None
+
+
+@dataclass
+class TournamentResult:
+    """Every game's result plus the per-agent tallies and ratings."""
+
+    config: TournamentConfig
+    game_string: str
+    players: int
+    results: list[dict[str, Any]] = field(default_factory=list)
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    rated_games: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary written to ``summary.json``."""
+        return {
+            "game": self.game_string,
+            "players": self.players,
+            "agents": self.config.agents,
+            "games_per_table": self.config.games,
+            "seed": self.config.seed,
+            "backend": self.config.backend,
+            "total_games": len(self.results),
+            "rated_games": self.rated_games,
+            "table": [t.to_json() for t in self.ranked()],
+            "games": [
+                {k: v for k, v in r.items() if k not in ("record", "moves")} for r in self.results
+            ],
+        }
+
+    def ranked(self) -> list[Tally]:
+        """Tallies, best first (by rating when there is one, else by win rate / mean score)."""
+
+        def key(t: Tally) -> tuple[float, float]:
+            if t.mu is not None:
+                return (t.mu - 3 * (t.sigma or 0.0), t.mu)
+            if t.scored:
+                return (t.score_sum / t.scored, 0.0)
+            return (t.wins / t.games if t.games else 0.0, 0.0)
+
+        return sorted(self.tallies.values(), key=key, reverse=True)
+
+
+def parse_agents(text: str) -> list[str]:
+    """Split ``--agents hard,random`` and check each name; :class:`ArenaError` names problems."""
+    names = [part.strip().lower() for part in text.split(",")]
+    if not text.strip() or any(not name for name in names):
+        raise ArenaError(f"--agents {text!r}: give agent names separated by commas, e.g. hard,random")
+    unknown = [name for name in names if name not in AGENTS]
+    if unknown:
+        known = ", ".join(sorted(AGENTS))
+        raise ArenaError(f"--agents {text!r}: unknown agent {unknown[0]!r}; available: {known}")
+    return names
+
+
+def schedule(config: TournamentConfig, players: int) -> list[MatchSpec]:
+    """Every game: each table of distinct agents (or the agents cycled when there are fewer
+    agents than seats) plays ``games`` games, rotating the seats from game to game."""
+    agents = config.agents
+    if len(set(agents)) != len(agents):
+        raise ArenaError(f"--agents lists an agent twice: {','.join(agents)}")
+    if len(agents) >= players:
+        tables = [tuple(c) for c in itertools.combinations(agents, players)]
+    else:
+        tables = [tuple(agents[i % len(agents)] for i in range(players))]
+    specs = []
+    for table in tables:
+        for g in range(config.games):
+            shift = g % players
+            seats = table[shift:] + table[:shift]
+            index = len(specs)
+            specs.append(MatchSpec(config.game, seats, derive_seed(config.seed, "game", index), index))
+    return specs
+
+
+def run_tournament(
+    config: TournamentConfig,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """Play the whole schedule, tally, rate and (with ``config.out``) save everything."""
+    try:
+        game = load(config.game)
+    except GameshelfError as exc:
+        raise ArenaError(str(exc)) from None
+    if config.games < 1:
+        raise ArenaError(f"--games must be at least 1, not {config.games}")
+    if config.backend not in BACKENDS:
+        raise ArenaError(f"--backend {config.backend!r}: choose one of {', '.join(BACKENDS)}")
+    for name in config.agents:
+        if name not in AGENTS:
+            raise UnknownAgent(f"unknown agent {name!r}; available: {', '.join(sorted(AGENTS))}")
+    players = game.spec.num_players
+    specs = schedule(config, players)
+    result = TournamentResult(config, game.game_string, players)
+    done = 0
+    for item in _execute(config, specs):
+        result.results.append(item)
+        done += 1
+        if progress is not None:
+            progress(done, len(specs))
+    result.results.sort(key=lambda r: int(r["index"]))
+    _tally(result)
+    if config.out is not None:
+        save(result, config.out)
+    return result
+
+
+def _execute(config: TournamentConfig, specs: list[MatchSpec]) -> Iterator[dict[str, Any]]:
+    if config.backend == "ray":
+        from .ray_backend import run_on_ray
+
+        yield from run_on_ray(specs, config.address, config.jobs)
+        return
+    if config.jobs <= 1:
+        for spec in specs:
+            yield _play(spec)
+        return
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=config.jobs) as pool:
+        futures = [pool.submit(_play, spec) for spec in specs]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def _play(spec: MatchSpec) -> dict[str, Any]:
+    """Play one game and return plain data (what a worker process sends back)."""
+    result = play_match(spec)
+    data = result.to_json()
+    data["record"] = result.record
+    return data
+
+
+def _tally(result: TournamentResult) -> None:
+    names = result.config.agents
+    tallies = {name: Tally(name) for name in names}
+    ratings = Ratings(names) if result.players > 1 else None
+    for item in result.results:
+        seats: list[str] = item["seats"]
+        returns: list[float] = item["returns"]
+        scores = item["extra"].get("scores")
+        ranks = placements(returns, scores)
+        for seat, name in enumerate(seats):
+            tally = tallies[name]
+            tally.games += 1
+            kind = outcome(returns, seat) if result.players > 1 else "draw"
+            if result.players > 1:
+                tally.wins += kind == "win"
+                tally.draws += kind == "draw"
+                tally.losses += kind == "loss"
+            tally.placement_sum += ranks[seat]
+            tally.think_time += item["think_time"][seat]
+            tally.moves += item["moves"][seat]
+            if scores is not None:
+                tally.score_sum += scores[seat]
+                tally.scored += 1
+            rank = item["extra"].get("rank")
+            if rank is not None:
+                tally.ranks[rank] = tally.ranks.get(rank, 0) + 1
+        if ratings is not None:
+            ratings.update(seats, ranks)
+    if ratings is not None:
+        for name, tally in tallies.items():
+            tally.mu, tally.sigma = ratings.value(name)
+        result.rated_games = ratings.rated_games
+    result.tallies = tallies
+
+
+def save(result: TournamentResult, out: Path) -> None:
+    """Write records/, summary.json, results.md and ratings.png under ``out``."""
+    from .report import chart, table
+
+    records = out / "records"
+    records.mkdir(parents=True, exist_ok=True)
+    for item in result.results:
+        path = records / f"game-{int(item['index']):04d}.json"
+        path.write_text(json.dumps(item["record"], indent=2) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n", "utf-8")
+    (out / "results.md").write_text(table(result) + "\n", encoding="utf-8")
+    chart(result, out / "ratings.png")
+
+
+def text_progress(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int], None]:
+    """A progress bar on ``stream`` (redrawn in place on a terminal, else every 10%)."""
+    interactive = stream.isatty()
+    last = [-1]
+
+    def show(done: int, total: int) -> None:
+        filled = width * done // total
+        bar = "#" * filled + "." * (width - filled)
+        line = f"[{bar}] {done}/{total} games"
+        if interactive:
+            stream.write("\r" + line + ("\n" if done == total else ""))
+        elif done * 10 // total != last[0] or done == total:
+            stream.write(line + "\n")
+            last[0] = done * 10 // total
+        stream.flush()
+
+    return show
+
