@@ -7,8 +7,8 @@ import pytest
 from gameshelf.core import load
 from gameshelf.core.conformance import random_playouts
 
-# (players, games per chunk, chunks): about 2,700 games checked every 15 plies in all
-BULK = [(1, 250, 4), (2, 200, 4), (3, 125, 4), (4, 100, 4)]
+# (players, games per chunk, chunks): about 2,300 games checked every 15 plies in all
+BULK = [(1, 250, 4), (2, 150, 4), (3, 100, 4), (4, 75, 4)]
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
