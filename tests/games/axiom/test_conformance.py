@@ -14,7 +14,7 @@ from gameshelf.core.conformance import random_playouts
 
 CONFIGS = ["axiom", "axiom(sceptre_clearance=tall)", "axiom(allow_overhang=true)"]
 FULL = {"axiom": 30, "axiom(sceptre_clearance=tall)": 20, "axiom(allow_overhang=true)": 20}
-SAMPLED = {"axiom": 500, "axiom(sceptre_clearance=tall)": 400, "axiom(allow_overhang=true)": 500}
+SAMPLED = {"axiom": 700, "axiom(sceptre_clearance=tall)": 600, "axiom(allow_overhang=true)": 700}
 CHUNK_FULL = 10
 CHUNK_SAMPLED = 100
 
