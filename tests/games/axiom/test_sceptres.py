@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 import gameshelf
-from gameshelf.core import State
+from gameshelf.core import IllegalMove, State
 from gameshelf.games.axiom import load_listing
 
 
@@ -15,6 +17,7 @@ def build(listing: str, to_move: str = "black", game: str = "axiom") -> State:
 def texts(state: State, prefix: str = "") -> set[str]:
     """Notation of the legal moves that start with ``prefix``."""
     return {m.text for m in state.legal_moves() if m.text.startswith(prefix)}
+
 
 # A row on the table. The top of (2,0,1) is a dome, so travel east stops before it.
 ROW = """
@@ -223,3 +226,19 @@ def test_tall_the_moving_sceptre_on_its_origin_counts_for_the_gap() -> None:
     tall = texts(build(U_SHAPE, game="axiom(sceptre_clearance=tall)"), "S")
     assert target not in tall
     assert "S(3,0,1) S(1,1,1)y-" in tall
+    state = build(U_SHAPE, game="axiom(sceptre_clearance=tall)")
+    refusal = r"pass there but not stop.*face the sceptre on \(3,0,1\)x-"
+    with pytest.raises(IllegalMove, match=refusal):
+        state.play(target)
+
+
+def test_tall_refusals_name_the_stop_rule() -> None:
+    state = build(
+        FACING.replace("(white) S (3,0,1)x-\n", "").replace("(3,0,1)", "(2,0,1)"),
+        game="axiom(sceptre_clearance=tall)",
+    )
+    with pytest.raises(IllegalMove, match=r"would reach \(2,0,1\), where a cube is"):
+        state.play("S(-1,0,1) S(0,0,1)x+")
+    shared = build(SHARED, game="axiom(sceptre_clearance=tall)")
+    with pytest.raises(IllegalMove, match="another sceptre's air cell"):
+        shared.play("S(-1,0,1) S(0,0,1)z+")

@@ -66,9 +66,16 @@ class RuleOptions:
 
 
 def sceptre_targets(
-    opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], index: int
+    opts: RuleOptions,
+    cubes: Cubes,
+    sceptres: list[Sceptre],
+    index: int,
+    passing: bool = False,
 ) -> list[Face]:
-    """Every face sceptre ``index`` may stop on, lateral moves first, without duplicates."""
+    """Every face sceptre ``index`` may stop on, lateral moves first, without duplicates.
+
+    With ``passing`` every face it may pass over is listed (the ``tall`` stop rules ignored).
+    """
     _, p0, n0 = sceptres[index]
     origin = (p0, n0)
     other_faces = {(c, d) for i, (_, c, d) in enumerate(sceptres) if i != index}
@@ -86,7 +93,7 @@ def sceptre_targets(
         return tall or air not in other_air
 
     def can_stop(q: Cell, m: int) -> bool:
-        if not tall:
+        if not tall or passing:
             return True
         air = step(q, m)
         far = step(air, m)
@@ -145,6 +152,23 @@ def _walk_lateral(
         seen.add((p, n, h))
         if can_stop(p, n):
             found[(p, n)] = None
+
+
+def tall_stop_problem(cubes: Cubes, sceptres: list[Sceptre], index: int, face: Face) -> str:
+    """Why a tall sceptre (number ``index``) may pass over ``face`` but not stop on it."""
+    cell, d = face
+    air = step(cell, d)
+    far = step(air, d)
+    for i, (_, c, e) in enumerate(sceptres):
+        if i != index and step(c, e) == air:
+            return f"its air cell {format_cell(air)} is another sceptre's air cell"
+    if far[2] < 1 or far in cubes:
+        what = "the table" if far[2] < 1 else "a cube"
+        return f"a tall sceptre there would reach {format_cell(far)}, where {what} is"
+    return (
+        f"a tall sceptre there would face the sceptre on {format_cell(step(far, d))}"
+        f"{DIR_NAMES[OPPOSITE[d]]} with no gap"
+    )
 
 
 def sceptre_blocker(opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], face: Face) -> str:

@@ -37,6 +37,7 @@ from .board import (
     placement_problem,
     sceptre_blocker,
     sceptre_targets,
+    tall_stop_problem,
     validate_board,
 )
 from .geometry import (
@@ -562,6 +563,16 @@ class AxiomState(State):
             return problem
         if self._is_self_capture(move) and opts.self_capture == "only_if_forced":
             return "self-capture is allowed only when no other move exists"
+        index = next(
+            i for i, (s, c, _) in enumerate(self.sceptres) if s == self.to_move and c == source
+        )
+        face = (target, extra)
+        if opts.tall and face in sceptre_targets(
+            opts, self.cubes, self.sceptres, index, passing=True
+        ):
+            return "it may pass there but not stop: " + tall_stop_problem(
+                self.cubes, self.sceptres, index, face
+            )
         return (
             "no straight lateral or diagonal path of open recesses leads there "
             "(a dome, a sceptre, the table or a squeeze is in the way, or the face is not clear)"
