@@ -180,6 +180,7 @@ class AxiomGame(Game):
             match = _HEADER_RE.match(line)
             if match:
                 headers[match.group(1).lower()] = match.group(2)
+                body.append("")  # keep line numbers of the listing for error messages
             else:
                 body.append(line)
         to_move = _parse_color(headers.get("to-move", "black"))
