@@ -177,6 +177,7 @@ def test_foga_hits_two_adjacent_beasts_and_chains() -> None:
     put(s, "a4", beast="rakya", magic=False)  # adjacent to b3's neighbour... not to b2
     put(s, "b4", beast="ariak", magic=False)  # adjacent to b3 only
     s.play("P1>b2")
+    assert s.view(0)["effect"] == {"name": "foga", "space": "b2"}
     moves = legal(s)
     assert "hit c2+b3" in moves and "hit a2+b3" in moves and "hit a2+c2" in moves
     assert not any("b4" in m for m in moves)

@@ -45,13 +45,28 @@ def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
     return data
 
 
+def _effect(state: AxiaState) -> dict[str, Any] | None:
+    """The effect waiting for a target: its name, and its region or source space if any."""
+    from .cards import REGIONS
+    from .rules import T_CADRA, T_FOGA, T_I_REGION, T_SENTINEL, TASK_NAMES
+
+    if state.task() is None:
+        return None
+    task, param = state.stack[-1]
+    data: dict[str, Any] = {"name": TASK_NAMES[task]}
+    if task in (T_SENTINEL, T_I_REGION):
+        data["region"] = REGIONS[param]
+    if task in (T_FOGA, T_CADRA):
+        data["space"] = A.space_name(param)
+    return data
+
+
 def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
     """The JSON-able view of ``player`` (``None`` = spectator): no hidden card of anyone else."""
     from .rules import PHASE_NAMES
 
     g = state.game
     to_move = state.current_player()
-    task = state.task()
     view: dict[str, Any] = {
         "game": g.game_string,
         "viewer": player,
@@ -73,7 +88,7 @@ def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
         "territory_deck": len(state.tdeck),
         "discard": len(state.tdisc),
         "item_deck": len(state.ideck),
-        "effect": None if task is None else {"name": task[0]},
+        "effect": _effect(state),
         "players": [_player(state, q, player) for q in range(g.n)],
     }
     if state.phase == 4 and not state.chance:
