@@ -93,3 +93,15 @@ def test_render_and_score_table_for_a_finished_game() -> None:
     table = format_score_sheet(state)
     assert "scoring R1" in table and "winner" in table
     assert all(str(t) in table for t in totals)
+
+
+def test_calibration_policies_order_random_greedy_planner() -> None:
+    from gameshelf.games.axia.calibration import greedy, measure, planner
+
+    def uniform(state: AxiaState, rng: random.Random) -> int:
+        return rng.choice(state.legal_actions())
+
+    rand, _ = measure(uniform, 6, seed=500)
+    weak, _ = measure(greedy, 6, seed=500)
+    strong, _ = measure(planner, 6, seed=500)
+    assert rand < weak < strong
