@@ -179,7 +179,6 @@ class AlphaBetaAgent(Agent):
         self.nodes += 1
         if self.nodes > self.node_budget:
             raise _OutOfBudget
-        if self._deadline is not None and self.nodes % 64 == 0:
-            if time.perf_counter() > self._deadline:
-                raise _OutOfBudget
-
+        deadline = self._deadline
+        if deadline is not None and self.nodes % 64 == 0 and time.perf_counter() > deadline:
+            raise _OutOfBudget

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gameshelf.core.game import State
+
+if TYPE_CHECKING:
+    from gameshelf.games.axia.rules import AxiaState
 
 Determinizer = Callable[[State, int, random.Random], State]
 Observer = Callable[[State, int, int], bool]
@@ -71,76 +75,86 @@ def axia_determinize(state: State, observer: int, rng: random.Random) -> State:
 
 
 def _redeal_territory(
-    state: State, world: State, observer: int, others: list[int], rng: random.Random
+    state: AxiaState, world: AxiaState, observer: int, others: list[int], rng: random.Random
 ) -> None:
     s, w = state, world
-    total = len(s.game.cards.territory)  # type: ignore[attr-defined]
-    known = {c for grid in s.grid for c in grid if c >= 0}  # type: ignore[attr-defined]
-    known |= {c for c in s.faceup if c >= 0}  # type: ignore[attr-defined]
-    known |= set(s.hands[observer])  # type: ignore[attr-defined]
-    if s.pending[observer] >= 0:  # type: ignore[attr-defined]
-        known.add(s.pending[observer] // 9)  # type: ignore[attr-defined]
+    total = len(s.game.cards.territory)
+    known = {c for grid in s.grid for c in grid if c >= 0}
+    known |= {c for c in s.faceup if c >= 0}
+    known |= set(s.hands[observer])
+    if s.pending[observer] >= 0:
+        known.add(s.pending[observer] // 9)
     unknown = [c for c in range(total) if c not in known]
-    pending_others = [q for q in others if s.pending[q] >= 0]  # type: ignore[attr-defined]
-    sizes = [len(s.hands[q]) for q in others]  # type: ignore[attr-defined]
-    sizes += [1] * len(pending_others) + [len(s.tdeck), len(s.tdisc)]  # type: ignore[attr-defined]
+    pending_others = [q for q in others if s.pending[q] >= 0]
+    sizes = [len(s.hands[q]) for q in others]
+    sizes += [1] * len(pending_others) + [len(s.tdeck), len(s.tdisc)]
     dealt = _deal(rng, unknown, sizes)
     for index, q in enumerate(others):
-        w.hands[q] = sorted(dealt[index])  # type: ignore[attr-defined]
+        w.hands[q] = sorted(dealt[index])
     offset = len(others)
     for index, q in enumerate(pending_others):
-        free = [cell for cell in range(9) if s.grid[q][cell] < 0]  # type: ignore[attr-defined]
-        w.pending[q] = dealt[offset + index][0] * 9 + rng.choice(free)  # type: ignore[attr-defined]
-    w.tdeck = sorted(dealt[-2])  # type: ignore[attr-defined]
-    w.tdisc = sorted(dealt[-1])  # type: ignore[attr-defined]
+        free = [cell for cell in range(9) if s.grid[q][cell] < 0]
+        w.pending[q] = dealt[offset + index][0] * 9 + rng.choice(free)
+    w.tdeck = sorted(dealt[-2])
+    w.tdisc = sorted(dealt[-1])
 
 
 def _redeal_items(
-    state: State, world: State, observer: int, others: list[int], rng: random.Random
+    state: AxiaState, world: AxiaState, observer: int, others: list[int], rng: random.Random
 ) -> None:
     s, w = state, world
-    total = len(s.game.cards.items)  # type: ignore[attr-defined]
-    mine = set(s.items[observer])  # type: ignore[attr-defined]
+    total = len(s.game.cards.items)
+    mine = set(s.items[observer])
     unknown = [c for c in range(total) if c not in mine]
-    sizes = [len(s.items[q]) for q in others] + [len(s.ideck)]  # type: ignore[attr-defined]
+    sizes = [len(s.items[q]) for q in others] + [len(s.ideck)]
     dealt = _deal(rng, unknown, sizes)
     for index, q in enumerate(others):
-        w.items[q] = dealt[index]  # type: ignore[attr-defined]
-    w.ideck = sorted(dealt[-1])  # type: ignore[attr-defined]
+        w.items[q] = dealt[index]
+    w.ideck = sorted(dealt[-1])
 
 
 def _redeal_scoring(
-    state: State, world: State, observer: int, others: list[int], rng: random.Random
+    state: AxiaState, world: AxiaState, observer: int, others: list[int], rng: random.Random
 ) -> None:
     """During the set-up the other seats' offers and chosen scoring cards are hidden."""
     s, w = state, world
-    total = len(s.game.cards.scoring)  # type: ignore[attr-defined]
-    known = set(s.offers[observer]) | {c for c in s.slots[observer] if c >= 0}  # type: ignore[attr-defined]
+    total = len(s.game.cards.scoring)
+    known = set(s.offers[observer]) | {c for c in s.slots[observer] if c >= 0}
     unknown = [c for c in range(total) if c not in known]
-    sizes = [len(s.offers[q]) for q in others]  # type: ignore[attr-defined]
-    filled = {q: sum(1 for c in s.slots[q] if c >= 0) for q in others}  # type: ignore[attr-defined]
-    sizes += [filled[q] for q in others] + [len(s.sdeck)]  # type: ignore[attr-defined]
+    sizes = [len(s.offers[q]) for q in others]
+    filled = {q: sum(1 for c in s.slots[q] if c >= 0) for q in others}
+    sizes += [filled[q] for q in others] + [len(s.sdeck)]
     dealt = _deal(rng, unknown, sizes)
     for index, q in enumerate(others):
-        w.offers[q] = dealt[index]  # type: ignore[attr-defined]
+        w.offers[q] = dealt[index]
         chosen = dealt[len(others) + index]
         slots = [-1] * 6
         for card, slot in zip(chosen, rng.sample(range(6), len(chosen)), strict=True):
             slots[slot] = card
-        w.slots[q] = slots  # type: ignore[attr-defined]
-    w.sdeck = sorted(dealt[-1])  # type: ignore[attr-defined]
+        w.slots[q] = slots
+    w.sdeck = sorted(dealt[-1])
 
 
 def axia_visible(state: State, observer: int, action: int) -> bool:
     """Whether ``observer`` sees which ``action`` is taken in ``state`` (a move or a draw)."""
-    from gameshelf.games.axia.rules import C_FACEUP, C_ROLL, C_SLOT, MULLIGAN, PLACE, SCORE_PICK
+    from gameshelf.games.axia.rules import (
+        C_FACEUP,
+        C_ROLL,
+        C_SLOT,
+        MULLIGAN,
+        PLACE,
+        SCORE_PICK,
+        AxiaState,
+    )
 
+    if not isinstance(state, AxiaState):
+        raise TypeError("axia_visible needs an AXIA state")
     if state.is_chance_node():
-        kind, player, _ = state.chance[0]  # type: ignore[attr-defined]
+        kind, player, _ = state.chance[0]
         return kind in (C_ROLL, C_FACEUP, C_SLOT) or player == observer
     if state.current_player() == observer:
         return True
-    return state.phase not in (SCORE_PICK, MULLIGAN, PLACE)  # type: ignore[attr-defined]
+    return state.phase not in (SCORE_PICK, MULLIGAN, PLACE)
 
 
 def determinizer_for(name: str) -> tuple[Determinizer, Observer]:

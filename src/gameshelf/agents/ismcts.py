@@ -11,7 +11,6 @@ UCB with availability counts, since which moves exist differs between worlds.
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from gameshelf.core.game import Game, State
@@ -67,6 +66,7 @@ class ISMCTSAgent(Agent):
         self._low = game.spec.min_utility
         self._span = (game.spec.max_utility - game.spec.min_utility) or 1.0
         self.last_iterations = 0
+        self.last_stats: dict[int, tuple[int, float]] = {}
 
     def step(self, state: State) -> int:
         """Search over determinisations of the bot's view; play the most visited own move."""
@@ -77,6 +77,7 @@ class ISMCTSAgent(Agent):
         first = self.determinize(state, me, self.rng)
         legal = first.legal_actions()
         if len(legal) == 1:
+            self.last_stats = {legal[0]: (0, 0.0)}
             return legal[0]
         while done < self.iterations:
             world = first if done == 0 else self.determinize(state, me, self.rng)
@@ -85,6 +86,9 @@ class ISMCTSAgent(Agent):
             if deadline is not None and time.perf_counter() > deadline:
                 break
         self.last_iterations = done
+        self.last_stats = {
+            a: (c.visits, c.total[me] / c.visits) for a, c in root.children.items() if c.visits
+        }
         options = [(a, c) for a, c in root.children.items() if a in legal]
         if not options:
             return self.rng.choice(legal)

@@ -8,7 +8,6 @@ from .base import Agent, register_agent
 from .determinize import determinizer_for
 from .evaluators import Evaluator, evaluator_for
 
-
 THREAT_CHECK_GAMES = frozenset({"cage"})
 """Games where greedy also looks one reply ahead (cheap there; Axiom has ~170 moves a turn)."""
 
@@ -26,8 +25,8 @@ class RandomAgent(Agent):
 class GreedyAgent(Agent):
     """One ply: the move whose result the game's evaluator likes best for the mover.
 
-    A move that wins at once is taken; in two-player deterministic games a move that hands the
-    opponent an immediate win is avoided (in the Cage, where that look is cheap). Ties are broken at random (seeded). In
+    A move that wins at once is taken; in the two-player Cage a move that hands the opponent an
+    immediate win is avoided (that look is cheap there). Ties are broken at random (seeded). In
     hidden-information games the moves are tried in one determinisation of the bot's own view,
     so it never looks at cards its seat may not see.
     """

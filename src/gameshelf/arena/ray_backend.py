@@ -14,7 +14,7 @@ from .match import MatchSpec
 
 def _ray() -> Any:
     try:
-        import ray  # type: ignore[import-untyped]
+        import ray
     except ImportError as exc:  # pragma: no cover - ray is in the dev extra
         from .tournament import ArenaError
 

@@ -86,7 +86,9 @@ def parse_agents(text: str) -> list[str]:
     """Split ``--agents hard,random`` and check each name; :class:`ArenaError` names problems."""
     names = [part.strip().lower() for part in text.split(",")]
     if not text.strip() or any(not name for name in names):
-        raise ArenaError(f"--agents {text!r}: give agent names separated by commas, e.g. hard,random")
+        raise ArenaError(
+            f"--agents {text!r}: give agent names separated by commas, e.g. hard,random"
+        )
     unknown = [name for name in names if name not in AGENTS]
     if unknown:
         known = ", ".join(sorted(AGENTS))
@@ -104,13 +106,15 @@ def schedule(config: TournamentConfig, players: int) -> list[MatchSpec]:
         tables = [tuple(c) for c in itertools.combinations(agents, players)]
     else:
         tables = [tuple(agents[i % len(agents)] for i in range(players))]
-    specs = []
+    specs: list[MatchSpec] = []
     for table in tables:
         for g in range(config.games):
             shift = g % players
             seats = table[shift:] + table[:shift]
             index = len(specs)
-            specs.append(MatchSpec(config.game, seats, derive_seed(config.seed, "game", index), index))
+            specs.append(
+                MatchSpec(config.game, seats, derive_seed(config.seed, "game", index), index)
+            )
     return specs
 
 
@@ -133,10 +137,8 @@ def run_tournament(
     players = game.spec.num_players
     specs = schedule(config, players)
     result = TournamentResult(config, game.game_string, players)
-    done = 0
-    for item in _execute(config, specs):
+    for done, item in enumerate(_execute(config, specs), start=1):
         result.results.append(item)
-        done += 1
         if progress is not None:
             progress(done, len(specs))
     result.results.sort(key=lambda r: int(r["index"]))
@@ -238,4 +240,3 @@ def text_progress(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int
         stream.flush()
 
     return show
-

@@ -1,0 +1,73 @@
+"""Named levels for every game, bad names, and strength sanity checks that can fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameshelf.agents import AGENTS, LEVELS, UnknownAgent, make_agent
+from gameshelf.agents.levels import level_spec
+from gameshelf.arena.match import MatchSpec, play_match
+from gameshelf.core.registry import load
+
+GAMES = ["cage", "cage(players=3)", "cage(players=4)", "axiom", "axia", "axia(players=1)"]
+
+
+def test_every_level_is_registered() -> None:
+    for level in LEVELS:
+        assert level in AGENTS
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_every_level_builds_for_every_game(game_string: str) -> None:
+    game = load(game_string)
+    for level in LEVELS:
+        agent = make_agent(level, game, seed=1)
+        assert hasattr(agent, "step")
+        assert level_spec(game, level).describe()
+
+
+def test_hard_is_within_the_two_second_cap() -> None:
+    for game_string in GAMES:
+        assert level_spec(load(game_string), "hard").time_limit <= 2.0
+
+
+def test_unknown_agent_names_the_problem() -> None:
+    with pytest.raises(UnknownAgent, match=r"unknown agent 'grandmaster'.*hard"):
+        make_agent("grandmaster", load("cage"), seed=1)
+
+
+def _wins(game_string: str, hero: str, villain: str, games: int) -> int:
+    wins = 0
+    for index in range(games):
+        seats = (hero, villain) if index % 2 == 0 else (villain, hero)
+        result = play_match(MatchSpec(game_string, seats, seed=100 + index, index=index))
+        seat = seats.index(hero)
+        wins += result.returns[seat] > result.returns[1 - seat]
+    return wins
+
+
+def test_medium_beats_random_at_the_cage() -> None:
+    assert _wins("cage", "medium", "random", 4) >= 4
+
+
+def test_greedy_beats_random_at_the_cage() -> None:
+    assert _wins("cage", "greedy", "random", 6) >= 5
+
+
+def test_medium_beats_random_at_axiom() -> None:
+    assert _wins("axiom", "medium", "random", 2) >= 2
+
+
+def test_greedy_outscores_random_in_solo_axia() -> None:
+    totals = {}
+    for name in ("greedy", "random"):
+        scores = [
+            play_match(MatchSpec("axia(players=1)", (name,), seed=s)).extra["scores"][0]
+            for s in range(4)
+        ]
+        totals[name] = sum(scores)
+    assert totals["greedy"] > totals["random"]
+
+
+def test_hard_beats_random_at_the_cage() -> None:
+    assert _wins("cage", "hard", "random", 2) >= 2
