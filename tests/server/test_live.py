@@ -226,6 +226,7 @@ def test_stale_versions_after_an_undo_are_refused(duel: tuple[SeatClient, SeatCl
 
 def test_hidden_information_never_reaches_another_seat(lobby: Lobby, server: RunningServer) -> None:
     hidden = [g for g in gameshelf.available_games() if gameshelf.load(g).spec.hidden_information]
+    assert "axia" in hidden
     for game in hidden:
         players = gameshelf.load(game).spec.num_players
         match = lobby.create(game, [HUMAN] + [bot()] * (players - 1), seed=6)
@@ -246,8 +247,13 @@ def test_hidden_information_never_reaches_another_seat(lobby: Lobby, server: Run
                 assert "moves" not in message
                 assert "move" not in message.get("last_move", {})
                 text = json.dumps(message)
-                position = states[message["plies"]].position()
-                assert position not in text  # the full state never travels
+                state = states[message["plies"]]
+                assert state.position() not in text  # the full state never travels
+                # Each seat gets exactly its engine view, spectators the public one.
+                assert message["public"] == json.loads(json.dumps(state.view(None)))
+                for seat in seats:
+                    assert message["seats"][str(seat)]["view"] == \
+                        json.loads(json.dumps(state.view(seat)))
 
 
 def test_the_readme_network_example_runs(server: RunningServer) -> None:
