@@ -341,3 +341,16 @@ def test_stock_variant_with_three_players() -> None:
 def test_cells_are_indexed_8z_plus_r() -> None:
     state = cage_state("cage", "W3 O3")
     assert state.board[cell(3, 0)] == 1 and state.board[cell(3, 1)] == 4
+
+
+def test_the_view_describes_columns_stock_forbidden_moves_and_winning_cells() -> None:
+    state = cage_state("cage", "R0 O0 T1+")
+    view = state.view(0)
+    assert view == state.view(None)  # nothing is hidden in the Cage
+    assert view["columns"][0] == ["R"] and view["columns"][2] == ["O"]
+    assert view["left"] == {"W": 4, "Y": 4, "R": 3, "O": 3, "B": 4, "G": 4}
+    assert view["forbidden"] == ["T1-"] and view["to_move"] == 1 and view["last_move"] == "T1+"
+    assert view["colours"] == [["W", "Y", "R"], ["O", "B", "G"]]
+    won = cage_state("cage", "W0 O1 W0 O1 W0").view(None)
+    assert won["winning_cells"] == [[0, 0], [0, 1], [0, 2]] and won["returns"] == [1.0, -1.0]
+    assert won["forbidden"] == []

@@ -253,6 +253,37 @@ class CageState(State):
 
         return format_position(self)
 
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Everything (the Cage has no hidden information), structured for tables and clients.
+
+        ``columns[r]`` lists colour letters bottom to top; ``winning_cells`` are ``[r, z]`` pairs.
+        """
+        config = self.game.config
+        columns = [
+            [COLOURS[self.board[RING * z + r] - 1] for z in range(self.heights[r])]
+            for r in range(RING)
+        ]
+        forbidden = []
+        if self.outcome is None and self.last >= TWIST_BASE and config.no_reverse != "off":
+            candidates = [*range(TWIST_BASE, FLIP), FLIP]
+            forbidden = [action_to_text(a) for a in sorted(self._forbidden(candidates))]
+        return {
+            "game": self.game.game_string,
+            "position": self.position(),
+            "players": config.players,
+            "colours": [[COLOURS[c] for c in owned] for owned in config.colours],
+            "columns": columns,
+            "left": {COLOURS[c]: self.left[c] for c in config.colours_in_play},
+            "to_move": self.current_player(),
+            "ply": self.ply,
+            "last_move": action_to_text(self.last) if self.last >= 0 else None,
+            "forbidden": forbidden,
+            "winning_cells": sorted(
+                [i % RING, i // RING] for line in winning_lines(self.board) for i in line
+            ),
+            "returns": self.outcome,
+        }
+
     def render(self, color: bool = False) -> str:
         """The cage as a net of its six faces, plus whose turn it is and the cubies left."""
         from .render import render_state
