@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from gameshelf import __version__
@@ -28,6 +31,13 @@ log = logging.getLogger("gameshelf.server")
 
 MAX_MESSAGE_BYTES = 16 * 1024
 DEFAULT_DATABASE_URL = "sqlite:///gameshelf.sqlite3"
+
+
+def static_dir() -> Path | None:
+    """Where the built browser table lies (``$GAMESHELF_STATIC_DIR`` or ``server/static``)."""
+    configured = os.environ.get("GAMESHELF_STATIC_DIR")
+    folder = Path(configured) if configured else Path(__file__).parent / "static"
+    return folder if (folder / "index.html").is_file() else None
 
 
 class SeatRequest(BaseModel):
@@ -115,11 +125,18 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, bot_workers: int = 2) -
         hub: Hub = request.app.state.hub
         return hub
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index() -> str:
-        return (
+    static = static_dir()
+    if static is not None and (static / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=static / "assets"), name="assets")
+
+    @app.get("/", include_in_schema=False, response_model=None)
+    async def index() -> FileResponse | HTMLResponse:
+        if static is not None:
+            return FileResponse(static / "index.html")
+        return HTMLResponse(
             "<!doctype html><title>gameshelf</title><h1>gameshelf server</h1>"
-            "<p>API documentation: <a href='/docs'>/docs</a>. The browser table is coming.</p>"
+            "<p>API documentation: <a href='/docs'>/docs</a>. The browser table is not built: "
+            "run <code>scripts/start.sh</code> (it builds <code>web/</code>).</p>"
         )
 
     @app.get("/healthz")
@@ -182,6 +199,11 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, bot_workers: int = 2) -
         """The game record of a finished match (JSON, replayable with `gameshelf replay`)."""
         hub = hub_of(request)
         return hub.record(await hub.runtime(match_id)).to_json()
+
+    @app.get("/play/{path:path}", include_in_schema=False, response_model=None)
+    async def single_page(path: str) -> FileResponse | HTMLResponse:
+        """Client-side routes of the browser table all load its index page."""
+        return await index()
 
     @app.websocket("/ws/matches/{match_id}")
     async def live(websocket: WebSocket, match_id: str) -> None:
