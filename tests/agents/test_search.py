@@ -112,6 +112,12 @@ def test_axiom_alphabeta_answers_with_a_legal_move() -> None:
     assert agent.completed_depth >= 1
 
 
+def test_plain_mcts_refuses_hidden_cards() -> None:
+    with pytest.raises(ValueError, match="ismcts"):
+        MCTSAgent(load("axia"))
+    assert isinstance(make_agent("mcts", load("axia"), seed=1), ISMCTSAgent)
+
+
 def test_alphabeta_refuses_games_it_cannot_search() -> None:
     with pytest.raises(ValueError, match="two-player deterministic"):
         AlphaBetaAgent(load("cage(players=3)"))

@@ -99,10 +99,17 @@ def _factory(level: str) -> Callable[[Game, int | None], Agent]:
     return make
 
 
+def _plain_mcts(game: Game, seed: int | None) -> Agent:
+    """``mcts`` by name: UCT, or IS-MCTS where plain MCTS would see hidden cards."""
+    if game.spec.hidden_information and game.spec.num_players > 1:
+        return ISMCTSAgent(game, seed)
+    return MCTSAgent(game, seed)
+
+
 def _register() -> None:
     for level in LEVELS:
         register_agent(level, _factory(level))
-    register_agent("mcts", lambda game, seed: MCTSAgent(game, seed))
+    register_agent("mcts", _plain_mcts)
     register_agent("ismcts", lambda game, seed: ISMCTSAgent(game, seed))
     register_agent("alphabeta", lambda game, seed: AlphaBetaAgent(game, seed))
 

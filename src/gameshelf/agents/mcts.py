@@ -70,6 +70,11 @@ class MCTSAgent(Agent):
         reuse_tree: bool = True,
     ) -> None:
         super().__init__(game, seed)
+        if game.spec.hidden_information and game.spec.num_players > 1:
+            raise ValueError(
+                f"plain MCTS would search the true state of {game.game_string}, hidden cards "
+                "included; use the IS-MCTS agent ('ismcts') for hidden-information games"
+            )
         self.iterations = iterations
         self.exploration = exploration
         self.rollout_depth = rollout_depth
