@@ -198,6 +198,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         "Ratings are openskill Plackett-Luce (mu ± sigma) from placements, updated game by game.",
         "",
     ]
+    out += _targets(arenas)
     for run, data in arenas:
         out.append(f"## {run.title}")
         out.append("")
@@ -236,6 +237,28 @@ def _arena_job(run: Run, jobs: int) -> Callable[[], dict[str, Any]]:
         return run_arena(run, jobs)
 
     return job
+
+
+TARGETS = {"random": 0.95, "greedy": 0.75}
+
+
+def _targets(arenas: list[tuple[Run, Any]]) -> list[str]:
+    """The issue's targets for two-player games: hard wins >= 95% / >= 75% of its games."""
+    out = ["## Targets (two-player games)", ""]
+    out += ["| run | hard won | target | met |", "|---|---|---|---|"]
+    for run, data in arenas:
+        opponent = run.agents[-1]
+        if data is None or len(run.agents) != 2 or opponent not in TARGETS:
+            continue
+        hard = next(row for row in data["summary"] if row["agent"] == "hard")
+        rate = hard["wins"] / hard["games"]
+        target = TARGETS[opponent]
+        met = "yes" if rate >= target else "**no**"
+        out.append(
+            f"| {run.title} | {hard['wins']}/{hard['games']} ({rate:.0%}) | "
+            f"≥ {target:.0%} | {met} |"
+        )
+    return [*out, ""]
 
 
 def main(argv: list[str] | None = None) -> int:
