@@ -20,7 +20,7 @@ su postgres -c "psql -q -c \"ALTER USER postgres PASSWORD 'gameshelf'\"" >&2
 su postgres -c "psql -q -tc \"SELECT 1 FROM pg_database WHERE datname='gameshelf_test'\"" | grep -q 1 \
   || su postgres -c "createdb gameshelf_test" >&2
 # Drop the per-test databases earlier runs left behind.
-for old in $(su postgres -c "psql -Atc \"SELECT datname FROM pg_database WHERE datname LIKE 'gameshelf_t_%'\""); do
+for old in $(su postgres -c "psql -Atc \"SELECT datname FROM pg_database WHERE datname ~ '^gameshelf_t_[0-9a-f]{12}\$'\""); do
   su postgres -c "dropdb --if-exists $old" >&2
 done
 echo "postgresql+psycopg://postgres:gameshelf@127.0.0.1:5432/gameshelf_test"
