@@ -13,6 +13,17 @@ from gameshelf.games.axia.cards import REGIONS
 from gameshelf.games.axia.rules import TURN, AxiaState
 
 _ANY: Any = object()
+#: Beasts without an immediate effect (safe targets for die hits).
+QUIET = (
+    "rakya",
+    "ariak",
+    "ryde",
+    "corvo",
+    "king_forest",
+    "king_desert",
+    "king_mountain",
+    "king_lake",
+)
 
 
 def make_turn_state(players: int = 1, dice: tuple[int, ...] = (), options: str = "") -> AxiaState:
@@ -37,20 +48,25 @@ def make_turn_state(players: int = 1, dice: tuple[int, ...] = (), options: str =
 def put(
     state: AxiaState,
     space: str,
-    beast: str | None = None,
+    beast: str | tuple[str, ...] | None = None,
     magic: bool | None = None,
-    critical: Any = "miss",
+    critical: Any = _ANY,
     region: str | None = None,
     player: int = 0,
     mark: int = 0,
 ) -> int:
-    """Place a space with the wanted attributes (any card space of the data that has them)."""
+    """Place a space with the wanted attributes (any card space of the data that has them).
+
+    ``critical="miss"`` asks for a printed number that none of the state's dice shows.
+    """
     t = state.game.tables
     used = set(state.spc[player])
     for g in range(len(t.beast)):
         if g in used:
             continue
-        if beast is not None and t.beast[g] != beast:
+        if isinstance(beast, str) and t.beast[g] != beast:
+            continue
+        if isinstance(beast, tuple) and t.beast[g] not in beast:
             continue
         if magic is not None and t.magic[g] != magic:
             continue

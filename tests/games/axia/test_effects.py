@@ -7,7 +7,7 @@ import pytest
 from gameshelf.core.errors import IllegalMove
 from gameshelf.core.game import CHANCE
 
-from .conftest import make_turn_state, put
+from .conftest import QUIET, make_turn_state, put
 
 
 def marks(state, *spaces):  # type: ignore[no-untyped-def]
@@ -234,7 +234,7 @@ def test_item_defeat_region_includes_magical_and_triggers_effects() -> None:
 def test_item_physical_as_magic() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     play = give(s, "physical_as_magic")
-    put(s, "a1", beast="rakya", magic=True)
+    put(s, "a1", beast=QUIET, magic=True, critical="miss")
     assert "P1>a1" not in legal(s)
     s.play(play)
     assert "P1>a1" in legal(s)
@@ -245,7 +245,7 @@ def test_item_physical_as_magic() -> None:
 def test_item_change_die_value() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     play = give(s, "change_die")
-    g = put(s, "a1", beast="rakya", magic=False)
+    g = put(s, "a1", beast=QUIET, magic=False, critical="miss")
     crit = s.game.tables.critical[g]
     s.play(play)
     assert "P1=1" not in legal(s) and f"P1={crit}" in legal(s)
