@@ -1,0 +1,362 @@
+// AXIA as a table: territories (6x6 spaces on a 3x3 card grid) with wounds and defeats, hand,
+// dice, face-up row, items, scoring slots, opponents, effect targets — all chosen by clicking.
+// Clicks select notation tokens (a die, a space, a card, a slot); the moves offered are always
+// the server's legal moves that contain every selected token.
+import { el, gameOptions } from "./api";
+import type { Board, BoardContext } from "./types";
+import cardsData from "../../src/gameshelf/games/axia/data/cards.json";
+
+interface Space {
+  region: string;
+  beast: string;
+  die: string;
+  critical: number | null;
+}
+interface ScoringSide {
+  kind: string;
+  points: number;
+  region?: string;
+  regions?: string[];
+  scope?: string;
+  type?: string;
+  beast?: string;
+}
+interface CardsFile {
+  territory: { id: string; spaces: Space[] }[];
+  scoring: { id: string; row: ScoringSide; column: ScoringSide }[];
+  items: { id: string; effect: string; vp: number }[];
+}
+const CARDS = cardsData as unknown as CardsFile;
+const TERRITORY = new Map(CARDS.territory.map((c) => [c.id, c]));
+const SCORING = new Map(CARDS.scoring.map((c) => [c.id, c]));
+const ITEMS = new Map(CARDS.items.map((c) => [c.id, c]));
+
+interface Die {
+  die: string;
+  magic: boolean;
+  value: number | null;
+  used_by: number | null;
+}
+interface PlayerView {
+  grid: (string | null)[];
+  marks: string;
+  scoring: (string | null)[];
+  hand_count: number;
+  item_count: number;
+  committed: boolean;
+  score: number | null;
+  hand?: string[];
+  items?: string[];
+  offer?: string[];
+}
+interface AxiaView {
+  viewer: number | null;
+  phase: string;
+  round: number;
+  starting_slayer: number;
+  to_move: number;
+  dice: Die[];
+  face_up: (string | null)[];
+  territory_deck: number;
+  discard: number;
+  item_deck: number;
+  effect: { name: string; region?: string; source?: string } | null;
+  players: PlayerView[];
+  turn?: { player: number; die_taken: boolean; item_played: boolean; physical_as_magic: boolean };
+  returns?: number[] | null;
+  solo_rank?: string | null;
+}
+
+const COLS = "abcdef";
+const REGION_CLASS: Record<string, string> = { forest: "r-forest", desert: "r-desert", mountain: "r-mountain", lake: "r-lake", temple: "r-temple" };
+
+function tokens(move: string): string[] {
+  return move.split(/[\s>@+,=]+/).filter(Boolean);
+}
+
+function pretty(id: string): string {
+  return id.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+function shortBeast(beast: string): string {
+  const [name, extra] = beast.split("_");
+  const base = name.slice(0, 4);
+  const tag = extra ? (/^\d+$/.test(extra) ? extra : extra[0].toUpperCase()) : "";
+  return base.charAt(0).toUpperCase() + base.slice(1) + (tag ? `·${tag}` : "");
+}
+
+function scoringText(side: ScoringSide | undefined): string {
+  if (!side) return "";
+  const what = side.region ?? side.regions?.join("/") ?? side.type ?? side.beast ?? "";
+  return `${pretty(side.kind)} ${what} (${side.scope ?? "lines"}) ${side.points} VP`;
+}
+
+export function createAxiaBoard(): Board {
+  const element = el("div", { class: "axia-board" });
+  let context: BoardContext | null = null;
+  let selection: string[] = [];
+  let customCards = false;
+
+  function candidates(extra: string[] = []): string[] {
+    const need = [...selection, ...extra];
+    return (context?.legal ?? []).filter((m) => {
+      const t = tokens(m);
+      return need.every((x) => t.includes(x));
+    });
+  }
+
+  function clickTokens(required: string[]): void {
+    if (!context || context.busy) return;
+    let next = [...selection, ...required.filter((t) => !selection.includes(t))];
+    if (!candidatesFor(next).length) next = required;
+    const found = candidatesFor(next);
+    if (found.length === 1) {
+      selection = [];
+      context.play(found[0]);
+      return;
+    }
+    selection = found.length ? next : [];
+    render();
+  }
+
+  function candidatesFor(need: string[]): string[] {
+    return (context?.legal ?? []).filter((m) => {
+      const t = tokens(m);
+      return need.every((x) => t.includes(x));
+    });
+  }
+
+  /** A clickable thing: live when some legal move contains its tokens (with the selection). */
+  function clickable(node: HTMLElement, required: string[], label: string): HTMLElement {
+    const live = context !== null && !context.busy && candidatesFor(required).length > 0;
+    node.setAttribute("data-tokens", required.join(" "));
+    if (live) {
+      node.classList.add("live");
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", label);
+      if (required.every((t) => selection.includes(t))) node.classList.add("selected");
+      node.addEventListener("click", () => clickTokens(required));
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          clickTokens(required);
+        }
+      });
+    }
+    return node;
+  }
+
+  function spaceNode(card: string | null, space: number, mark: string, interactive: boolean): HTMLElement {
+    const row = Math.floor(space / 6);
+    const col = space % 6;
+    const name = `${COLS[col]}${row + 1}`;
+    const node = el("div", { class: "space", "data-space": name });
+    if (!card) {
+      node.classList.add("empty");
+      return node;
+    }
+    const local = (row % 2) * 2 + (col % 2);
+    const data = customCards ? undefined : TERRITORY.get(card)?.spaces[local];
+    if (data) {
+      node.classList.add(REGION_CLASS[data.region] ?? "r-other");
+      node.append(
+        el("span", { class: "beast", text: shortBeast(data.beast) }),
+        el("span", { class: "die-need", text: `${data.die === "magic" ? "✦M" : "P"}${data.critical ? ` ${data.critical}` : ""}` }),
+      );
+      node.title = `${name}: ${pretty(data.beast)} · ${data.region} · needs ${data.die}${data.critical ? ` · critical ${data.critical}` : " · no number"}`;
+    } else node.append(el("span", { class: "beast", text: name }));
+    if (mark === "w") {
+      node.classList.add("wounded");
+      node.append(el("span", { class: "mark", text: "╱", "aria-label": "wounded" }));
+    } else if (mark === "X") {
+      node.classList.add("defeated");
+      node.append(el("span", { class: "mark", text: "✕", "aria-label": "defeated" }));
+    }
+    const state = mark === "w" ? "wounded" : mark === "X" ? "defeated" : "healthy";
+    return interactive ? clickable(node, [name], `${node.title || name}, ${state}`) : node;
+  }
+
+  function territory(player: PlayerView, index: number, mine: boolean): HTMLElement {
+    const box = el("div", { class: `territory${mine ? " mine" : ""}`, "data-player": String(index) });
+    // Column slots across the top, row slots down the left.
+    const top = el("div", { class: "slots top" }, el("span", { class: "corner" }));
+    for (let c = 0; c < 3; c++) top.append(slot(player, 3 + c, mine));
+    const body = el("div", { class: "grid-body" });
+    const left = el("div", { class: "slots left" });
+    for (let r = 0; r < 3; r++) left.append(slot(player, r, mine));
+    const cells = el("div", { class: "cells" });
+    for (let cell = 0; cell < 9; cell++) {
+      const cr = Math.floor(cell / 3);
+      const cc = cell % 3;
+      const card = player.grid[cell];
+      const cellName = `${"ABC"[cc]}${cr + 1}`;
+      const cardNode = el("div", { class: "card-cell" + (card ? "" : " open"), "data-cell": cellName });
+      if (card) {
+        for (let lr = 0; lr < 2; lr++)
+          for (let lc = 0; lc < 2; lc++) {
+            const space = (2 * cr + lr) * 6 + 2 * cc + lc;
+            cardNode.append(spaceNode(card, space, player.marks[space] ?? ".", mine));
+          }
+        cardNode.title = card;
+      } else {
+        cardNode.append(el("span", { class: "cell-name", text: cellName }));
+        if (mine) clickable(cardNode, [cellName], `empty cell ${cellName}`);
+      }
+      cells.append(cardNode);
+    }
+    body.append(left, cells);
+    box.append(top, body);
+    return box;
+  }
+
+  function slot(player: PlayerView, index: number, mine: boolean): HTMLElement {
+    const name = index < 3 ? `R${index + 1}` : `C${index - 2}`;
+    const card = player.scoring[index];
+    const node = el("div", { class: "slot", "data-slot": name });
+    if (card) {
+      const data = customCards ? undefined : SCORING.get(card);
+      node.append(el("strong", { text: card }));
+      node.title = `${name}: ${card} — ${scoringText(index < 3 ? data?.row : data?.column)}`;
+      node.append(el("small", { text: `${(index < 3 ? data?.row : data?.column)?.points ?? ""} VP` }));
+    } else node.append(el("small", { text: name }));
+    return mine ? clickable(node, [name], `scoring slot ${name}`) : node;
+  }
+
+  function render(): void {
+    if (!context) return;
+    const view = context.view as unknown as AxiaView;
+    if (!view.players) {
+      element.replaceChildren(el("p", { class: "muted", text: "Waiting for the table…" }));
+      return;
+    }
+    customCards = "cards" in gameOptions(context.game);
+    const me = context.viewer;
+    const mine = me !== null ? view.players[me] : null;
+
+    const head = el(
+      "div",
+      { class: "axia-head" },
+      el("span", { class: "pill", text: `Round ${Math.min(8, view.round)} of 8` }),
+      el("span", { class: "pill", text: `Phase: ${view.phase}` }),
+      el("span", { class: "pill", text: `Starting Slayer: P${view.starting_slayer + 1}` }),
+      view.effect
+        ? el("span", { class: "pill effect", id: "axia-effect", text: `Effect: ${pretty(view.effect.name)}${view.effect.region ? ` (${view.effect.region})` : ""} — choose a target` })
+        : null,
+    );
+
+    const dice = el("div", { class: "dice", role: "group", "aria-label": "Dice pool" });
+    for (const die of view.dice) {
+      const node = el(
+        "div",
+        { class: `die${die.magic ? " magic" : ""}${die.used_by !== null ? " used" : ""}`, "data-die": die.die },
+        el("span", { class: "pips", text: die.value === null ? "?" : String(die.value) }),
+        el("small", { text: `${die.die}${die.used_by !== null ? ` · P${die.used_by + 1}` : ""}` }),
+      );
+      dice.append(clickable(node, [die.die], `${die.magic ? "magic" : "physical"} die ${die.die} showing ${die.value ?? "?"}`));
+    }
+
+    const row = el("div", { class: "face-up", role: "group", "aria-label": "Face-up row" });
+    view.face_up.forEach((card, i) => {
+      const node = el("div", { class: "mini-card" }, el("strong", { text: card ?? "—" }));
+      if (card) node.append(miniSpaces(card));
+      row.append(clickable(node, ["take", String(i + 1)], `face-up card ${card ?? "none"}`));
+    });
+    row.append(clickable(el("div", { class: "mini-card deck" }, el("strong", { text: "Deck" }), el("small", { text: `${view.territory_deck} cards` })), ["deck"], "draw from the deck"));
+
+    const hand = el("div", { class: "hand", role: "group", "aria-label": "Your hand" });
+    for (const card of mine?.hand ?? []) {
+      const node = el("div", { class: "mini-card" }, el("strong", { text: card }), miniSpaces(card));
+      hand.append(clickable(node, [card], `hand card ${card}`));
+    }
+    for (const card of mine?.offer ?? []) {
+      const data = customCards ? undefined : SCORING.get(card);
+      const node = el("div", { class: "mini-card scoring" }, el("strong", { text: card }), el("small", { text: `Row: ${scoringText(data?.row)}` }), el("small", { text: `Col: ${scoringText(data?.column)}` }));
+      hand.append(clickable(node, [card], `scoring card ${card}`));
+    }
+    for (const item of mine?.items ?? []) {
+      const data = ITEMS.get(item);
+      const node = el("div", { class: "mini-card item" }, el("strong", { text: item }), el("small", { text: data ? `${pretty(data.effect)} · ${data.vp} VP` : "" }));
+      hand.append(clickable(node, [item], `item ${item}`));
+    }
+
+    const others = el("div", { class: "opponents" });
+    view.players.forEach((player, i) => {
+      if (i === me) return;
+      others.append(
+        el(
+          "div",
+          { class: "opponent" },
+          el("h4", { text: `Player ${i + 1} · ${player.score ?? "?"} VP · ${player.hand_count} in hand · ${player.item_count} items${player.committed ? " · placed" : ""}` }),
+          territory(player, i, false),
+        ),
+      );
+    });
+
+    const choices = el("div", { class: "axia-choices", id: "axia-choices" });
+    const extras = (context.legal ?? []).filter((m) => ["end", "deck"].includes(m) || m.startsWith("redraw") || /^P\d=|^M\d=/.test(m) || m.endsWith(">-"));
+    if (selection.length) {
+      choices.append(el("span", { class: "muted", text: `Selected ${selection.join(" + ")}: ` }));
+      for (const move of candidates()) {
+        const b = el("button", { type: "button", class: "move", "data-move": move, text: move });
+        b.addEventListener("click", () => {
+          selection = [];
+          context?.play(move);
+        });
+        choices.append(b);
+      }
+      const clear = el("button", { type: "button", text: "Clear" });
+      clear.addEventListener("click", () => {
+        selection = [];
+        render();
+      });
+      choices.append(clear);
+    } else if (extras.length) {
+      for (const move of extras) {
+        const b = el("button", { type: "button", class: "move", "data-move": move, text: move });
+        b.addEventListener("click", () => context?.play(move));
+        choices.append(b);
+      }
+    }
+
+    const scores = el("table", { class: "score-sheet", id: "score-sheet" }, el("tr", {}, el("th", { text: "Slayer" }), el("th", { text: "Score" }), el("th", { text: "Defeated" })));
+    view.players.forEach((player, i) => {
+      const defeated = [...player.marks].filter((m) => m === "X").length;
+      scores.append(el("tr", { class: i === me ? "me" : "" }, el("td", { text: `Player ${i + 1}${i === me ? " (you)" : ""}` }), el("td", { text: String(player.score ?? "?") }), el("td", { text: String(defeated) })));
+    });
+
+    const parts: (HTMLElement | null)[] = [
+      head,
+      el("div", { class: "axia-row" }, el("section", {}, el("h3", { text: "Dice" }), dice), el("section", {}, el("h3", { text: "Face-up row" }), row)),
+      choices,
+      mine
+        ? el("section", { class: "my-area" }, el("h3", { text: `Your territory · ${mine.score ?? 0} VP` }), territory(mine, me!, true))
+        : null,
+      mine ? el("section", {}, el("h3", { text: "Your hand, items and offers" }), hand) : null,
+      el("section", {}, el("h3", { text: mine ? "Opponents" : "Territories" }), others),
+      el("section", {}, el("h3", { text: view.phase === "over" ? "Final score sheet" : "Scores" }), scores, view.solo_rank ? el("p", { class: "rank", text: `Solo rank: ${view.solo_rank}` }) : null),
+      customCards ? el("p", { class: "muted", text: "This match uses its own card file: spaces show their names only." }) : null,
+    ];
+    element.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+  }
+
+  function miniSpaces(card: string): HTMLElement {
+    const box = el("div", { class: "mini-spaces" });
+    const data = customCards ? undefined : TERRITORY.get(card);
+    for (const space of data?.spaces ?? []) {
+      box.append(el("span", { class: `space tiny ${REGION_CLASS[space.region] ?? ""}`, title: `${pretty(space.beast)} · ${space.region} · ${space.die}${space.critical ? ` · ${space.critical}` : ""}`, text: `${shortBeast(space.beast)}${space.critical ? ` ${space.critical}` : ""}${space.die === "magic" ? " ✦" : ""}` }));
+    }
+    return box;
+  }
+
+  return {
+    element,
+    update(ctx) {
+      const versionChanged = !context || context.legal.join("|") !== ctx.legal.join("|");
+      context = ctx;
+      if (versionChanged) selection = [];
+      render();
+    },
+    dispose() {},
+  };
+}

@@ -1,0 +1,318 @@
+// Axiom in 3D: domed cubes, recesses, sceptres. Click a sceptre to light its destinations and
+// click one to move; click a cube to see its target cells, pick one, then a dome placement.
+// Everything offered comes from the server's legal moves.
+import * as THREE from "three";
+import { el } from "./api";
+import type { Board, BoardContext } from "./types";
+import { createStage, disposeGroup, onClick } from "./three-util";
+
+type Vec = [number, number, number];
+export interface AxiomPiece {
+  colour: "black" | "white";
+  kind: "C" | "S";
+  cell: Vec;
+  faces: string[];
+}
+
+const DIRS: Record<string, Vec> = {
+  "x+": [1, 0, 0],
+  "x-": [-1, 0, 0],
+  "y+": [0, 1, 0],
+  "y-": [0, -1, 0],
+  "z+": [0, 0, 1],
+  "z-": [0, 0, -1],
+};
+
+export function parseAxiomPosition(position: string): { pieces: AxiomPiece[]; toMove: string; result: string } {
+  const pieces: AxiomPiece[] = [];
+  let toMove = "";
+  let result = "-";
+  for (const raw of position.split("\n")) {
+    const line = raw.trim();
+    const header = /^([a-z-]+):\s*(.*)$/.exec(line);
+    if (header) {
+      if (header[1] === "to-move") toMove = header[2];
+      if (header[1] === "result") result = header[2];
+      continue;
+    }
+    const m = /^\((black|white)\)\s*([CS])\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*(.*)$/.exec(line);
+    if (!m) continue;
+    pieces.push({
+      colour: m[1] as "black" | "white",
+      kind: m[2] as "C" | "S",
+      cell: [Number(m[3]), Number(m[4]), Number(m[5])],
+      faces: m[6].split(/[\s,]+/).filter((f) => f in DIRS),
+    });
+  }
+  return { pieces, toMove, result };
+}
+
+/** Parse "S(-1,0,2) S(0,0,2)z+" / "C(0,0,2) C(-2,0,1)x- y+". */
+export function parseAxiomMove(move: string): { kind: "C" | "S"; from: Vec; to: Vec; faces: string[] } | null {
+  const m = /^([CS])\((-?\d+),(-?\d+),(-?\d+)\)\s+[CS]\((-?\d+),(-?\d+),(-?\d+)\)\s*(.*)$/.exec(move.trim());
+  if (!m) return null;
+  return {
+    kind: m[1] as "C" | "S",
+    from: [Number(m[2]), Number(m[3]), Number(m[4])],
+    to: [Number(m[5]), Number(m[6]), Number(m[7])],
+    faces: m[8].split(/[\s,]+/).filter((f) => f in DIRS),
+  };
+}
+
+const key = (v: Vec) => v.join(",");
+const cellText = (v: Vec) => `(${v.join(",")})`;
+
+function toThree(cell: Vec): THREE.Vector3 {
+  return new THREE.Vector3(cell[0], cell[2] - 0.5, -cell[1]);
+}
+function dirThree(face: string): THREE.Vector3 {
+  const [x, y, z] = DIRS[face];
+  return new THREE.Vector3(x, z, -y);
+}
+
+const CUBE = { black: 0x34343c, white: 0xece6d6 };
+const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
+
+export function createAxiomBoard(): Board {
+  const stage = createStage("Axiom in 3D", new THREE.Vector3(4.5, 5.5, 6.5), new THREE.Vector3(0, 1, -0.5));
+  const { scene } = stage;
+  const table = new THREE.Mesh(new THREE.CircleGeometry(6, 48), new THREE.MeshStandardMaterial({ color: 0x9c7b55, roughness: 0.9 }));
+  table.rotation.x = -Math.PI / 2;
+  table.position.y = -0.001;
+  scene.add(table);
+  const grid = new THREE.GridHelper(10, 10, 0x7a5f40, 0x86694a);
+  grid.position.set(0.5, 0.001, 0.5);
+  scene.add(grid);
+  const pieces = new THREE.Group();
+  const markers = new THREE.Group();
+  scene.add(pieces, markers);
+
+  const info = el("p", { class: "muted axiom-info", id: "axiom-info" });
+  const picker = el("div", { class: "axiom-picker", id: "axiom-picker", role: "group", "aria-label": "Your pieces and their moves" });
+  const element = el("div", { class: "axiom-board" }, stage.canvasBox, info, picker);
+
+  let context: BoardContext | null = null;
+  let selected: string | null = null; // "S(x,y,z)" or "C(x,y,z)"
+  let target: string | null = null; // cube target cell key
+  let current: AxiomPiece[] = [];
+  let lastPosition = "";
+
+  const domeGeometry = new THREE.SphereGeometry(0.26, 24, 12, 0, Math.PI * 2, 0, Math.PI / 2);
+  const ringGeometry = new THREE.RingGeometry(0.18, 0.27, 28);
+  const boxGeometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
+  const domeMaterial = new THREE.MeshStandardMaterial({ color: 0xd9a21b, metalness: 0.55, roughness: 0.3 });
+  const recessMaterial = new THREE.MeshStandardMaterial({ color: 0x8a8a8a, side: THREE.DoubleSide });
+
+  function cubeMesh(piece: { colour: "black" | "white"; cell: Vec; faces: string[] }, ghost = false): THREE.Group {
+    const group = new THREE.Group();
+    const material = new THREE.MeshStandardMaterial({ color: CUBE[piece.colour], roughness: 0.55, transparent: ghost, opacity: ghost ? 0.45 : 1 });
+    const box = new THREE.Mesh(boxGeometry, material);
+    group.add(box);
+    for (const face of Object.keys(DIRS)) {
+      const n = dirThree(face);
+      const up = new THREE.Vector3(0, 1, 0);
+      if (piece.faces.includes(face)) {
+        const dome = new THREE.Mesh(domeGeometry, ghost ? new THREE.MeshStandardMaterial({ color: 0xd9a21b, transparent: true, opacity: 0.6 }) : domeMaterial);
+        dome.position.copy(n.clone().multiplyScalar(0.48));
+        dome.quaternion.setFromUnitVectors(up, n);
+        group.add(dome);
+      } else if (!ghost) {
+        const ring = new THREE.Mesh(ringGeometry, recessMaterial);
+        ring.position.copy(n.clone().multiplyScalar(0.485));
+        ring.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), n);
+        group.add(ring);
+      }
+    }
+    group.position.copy(toThree(piece.cell));
+    return group;
+  }
+
+  function sceptreMesh(piece: AxiomPiece): THREE.Group {
+    const group = new THREE.Group();
+    const material = new THREE.MeshStandardMaterial({ color: SCEPTRE[piece.colour], roughness: 0.35, metalness: 0.2 });
+    const shaft = new THREE.Mesh(new THREE.CylinderGeometry(0.09, 0.14, 0.5, 16), material);
+    shaft.position.y = 0.25;
+    const head = new THREE.Mesh(new THREE.SphereGeometry(0.16, 16, 12), material);
+    head.position.y = 0.56;
+    group.add(shaft, head);
+    const n = dirThree(piece.faces[0] ?? "z+");
+    group.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), n);
+    group.position.copy(toThree(piece.cell)).add(n.clone().multiplyScalar(0.48));
+    return group;
+  }
+
+  function ownMoves(prefix: string): string[] {
+    return (context?.legal ?? []).filter((m) => m.startsWith(prefix + " "));
+  }
+
+  function markSelected(object: THREE.Object3D, colour: number): void {
+    object.traverse((child) => {
+      const mesh = child as THREE.Mesh;
+      const material = mesh.material as THREE.MeshStandardMaterial | undefined;
+      if (material && "emissive" in material) {
+        mesh.material = material.clone();
+        (mesh.material as THREE.MeshStandardMaterial).emissive = new THREE.Color(colour);
+        (mesh.material as THREE.MeshStandardMaterial).emissiveIntensity = 0.45;
+      }
+    });
+  }
+
+  function build(): void {
+    disposeGroup(pieces);
+    disposeGroup(markers);
+    const view = context?.view as { position?: string } | undefined;
+    const lastMove = context ? (context.view as { last_move?: string }).last_move : undefined;
+    const moved = typeof lastMove === "string" ? parseAxiomMove(lastMove) : null;
+    for (const piece of current) {
+      const mesh = piece.kind === "C" ? cubeMesh(piece) : sceptreMesh(piece);
+      const id = `${piece.kind}${cellText(piece.cell)}`;
+      mesh.userData = { id, piece };
+      if (id === selected) markSelected(mesh, 0x36c275);
+      else if (moved && moved.kind === piece.kind && key(moved.to) === key(piece.cell)) markSelected(mesh, 0x6a4cff);
+      pieces.add(mesh);
+    }
+    if (selected) {
+      const moves = ownMoves(selected);
+      if (selected.startsWith("S")) {
+        for (const move of moves) {
+          const parsed = parseAxiomMove(move);
+          if (!parsed) continue;
+          const n = dirThree(parsed.faces[0] ?? "z+");
+          const marker = new THREE.Mesh(new THREE.SphereGeometry(0.17, 16, 12), new THREE.MeshStandardMaterial({ color: 0x2ecc71, emissive: 0x1a8f4d, emissiveIntensity: 0.6 }));
+          marker.position.copy(toThree(parsed.to)).add(n.multiplyScalar(0.62));
+          marker.userData = { move };
+          markers.add(marker);
+        }
+      } else {
+        const piece = current.find((p) => p.kind === "C" && `C${cellText(p.cell)}` === selected);
+        const seen = new Set<string>();
+        for (const move of moves) {
+          const parsed = parseAxiomMove(move);
+          if (!parsed || seen.has(key(parsed.to))) continue;
+          seen.add(key(parsed.to));
+          const isTarget = key(parsed.to) === target;
+          const ghost = new THREE.Mesh(boxGeometry, new THREE.MeshStandardMaterial({ color: isTarget ? 0x2ecc71 : 0x7fd8a6, transparent: true, opacity: isTarget ? 0.55 : 0.3, depthWrite: false }));
+          ghost.position.copy(toThree(parsed.to));
+          ghost.scale.setScalar(0.9);
+          ghost.userData = { target: key(parsed.to) };
+          markers.add(ghost);
+        }
+        if (piece && target) void 0;
+      }
+    }
+    if (view?.position === undefined) info.textContent = "";
+    stage.requestRender();
+  }
+
+  function select(id: string | null): void {
+    selected = id;
+    target = null;
+    build();
+    renderPicker();
+  }
+
+  function renderPicker(): void {
+    picker.replaceChildren();
+    if (!context) return;
+    const legal = context.legal;
+    if (!legal.length) {
+      const parsed = parseAxiomPosition(((context.view as { position?: string }).position ?? "") as string);
+      info.textContent = `${parsed.toMove ? `${parsed.toMove} to move` : ""}${parsed.result !== "-" ? ` · ${parsed.result}` : ""} · drag to orbit, scroll to zoom`;
+      return;
+    }
+    info.textContent = "Pick a piece (click it in 3D or below); its moves light up in green.";
+    const origins = [...new Set(legal.map((m) => m.split(" ")[0]))].sort();
+    const row = el("div", { class: "pieces" }, el("span", { class: "group-label", text: "Your pieces" }));
+    for (const origin of origins) {
+      const b = el("button", { type: "button", class: "piece", "data-piece": origin, "aria-pressed": String(origin === selected), text: origin.startsWith("S") ? `Sceptre ${origin.slice(1)}` : `Cube ${origin.slice(1)}` });
+      b.addEventListener("click", () => select(origin === selected ? null : origin));
+      row.append(b);
+    }
+    picker.append(row);
+    if (!selected) return;
+    const moves = ownMoves(selected);
+    const list = el("div", { class: "destinations" }, el("span", { class: "group-label", text: selected.startsWith("S") ? "Destinations" : "Target cells" }));
+    if (selected.startsWith("S")) {
+      for (const move of moves) {
+        const b = el("button", { type: "button", class: "move", "data-move": move, text: move.split(" ")[1] });
+        b.addEventListener("click", () => context?.play(move));
+        list.append(b);
+      }
+    } else {
+      const targets = [...new Set(moves.map((m) => parseAxiomMove(m)).filter((p) => p !== null).map((p) => key(p!.to)))];
+      for (const t of targets) {
+        const b = el("button", { type: "button", class: "target", "data-target": t, "aria-pressed": String(t === target), text: `(${t})` });
+        b.addEventListener("click", () => {
+          target = t;
+          build();
+          renderPicker();
+        });
+        list.append(b);
+      }
+    }
+    picker.append(list);
+    if (selected.startsWith("C") && target) {
+      const placements = el("div", { class: "placements" }, el("span", { class: "group-label", text: `Dome placement at (${target})` }));
+      for (const move of moves.filter((m) => key(parseAxiomMove(m)!.to) === target)) {
+        const parsed = parseAxiomMove(move)!;
+        const b = el("button", { type: "button", class: "move", "data-move": move, text: parsed.faces.join(" ") || "(no dome)" });
+        b.addEventListener("click", () => context?.play(move));
+        const preview = () => {
+          const piece = current.find((p) => `C${cellText(p.cell)}` === selected);
+          const old = markers.getObjectByName("preview");
+          if (old) markers.remove(old);
+          const ghost = cubeMesh({ colour: piece?.colour ?? "black", cell: parsed.to, faces: parsed.faces }, true);
+          ghost.name = "preview";
+          markers.add(ghost);
+          stage.requestRender();
+        };
+        b.addEventListener("mouseenter", preview);
+        b.addEventListener("focus", preview);
+        placements.append(b);
+      }
+      picker.append(placements);
+    }
+  }
+
+  if (stage.renderer) {
+    onClick(stage.renderer.domElement, (event) => {
+      if (!context || !context.legal.length) return;
+      const hit = stage.pick(event, [...markers.children, ...pieces.children]);
+      if (!hit) return select(null);
+      let object: THREE.Object3D | null = hit.object;
+      while (object && !object.userData.id && !object.userData.move && !object.userData.target) object = object.parent;
+      if (!object) return;
+      if (object.userData.move) return context.play(object.userData.move as string);
+      if (object.userData.target) {
+        target = object.userData.target as string;
+        build();
+        renderPicker();
+        return;
+      }
+      const id = object.userData.id as string;
+      if (ownMoves(id).length) select(id === selected ? null : id);
+    });
+  }
+
+  return {
+    element,
+    update(ctx) {
+      const legalChanged = !context || context.legal.join("|") !== ctx.legal.join("|");
+      context = ctx;
+      const position = ((ctx.view as { position?: string }).position ?? "") as string;
+      if (legalChanged) {
+        selected = null;
+        target = null;
+      }
+      if (position !== lastPosition || legalChanged) {
+        lastPosition = position;
+        current = parseAxiomPosition(position).pieces;
+        build();
+      }
+      renderPicker();
+    },
+    dispose() {
+      stage.dispose();
+    },
+  };
+}

@@ -1,0 +1,383 @@
+// Rubik's Cage in 3D: frame, axle, cubies with colour-blind-safe symbols, click a column to drop,
+// twist/flip controls with animation, the forbidden reverse greyed out, the winning line lit.
+import * as THREE from "three";
+import { el, gameOptions } from "./api";
+import type { GameRecord } from "./api";
+import type { Board, BoardContext } from "./types";
+import { createStage, disposeGroup, onClick } from "./three-util";
+
+export const COLOURS: Record<string, { hex: number; css: string; symbol: string; name: string }> = {
+  W: { hex: 0xf7f7f2, css: "#f7f7f2", symbol: "●", name: "white" },
+  Y: { hex: 0xf2c318, css: "#f2c318", symbol: "▲", name: "yellow" },
+  R: { hex: 0xc8202f, css: "#c8202f", symbol: "■", name: "red" },
+  O: { hex: 0xf07f12, css: "#f07f12", symbol: "◆", name: "orange" },
+  B: { hex: 0x1f5fc4, css: "#1f5fc4", symbol: "★", name: "blue" },
+  G: { hex: 0x1c9a4a, css: "#1c9a4a", symbol: "✚", name: "green" },
+};
+
+// Ring positions 0..7 counter-clockwise seen from above, 0 = front-left; (x, depth) with front = +1.
+const RING: [number, number][] = [
+  [-1, 1],
+  [0, 1],
+  [1, 1],
+  [1, 0],
+  [1, -1],
+  [0, -1],
+  [-1, -1],
+  [-1, 0],
+];
+// Where each column sits in the 3x3 top-view grid of DOM buttons (row, col), back row first.
+const GRID_CELL: [number, number][] = [
+  [3, 1],
+  [3, 2],
+  [3, 3],
+  [2, 3],
+  [1, 3],
+  [1, 2],
+  [1, 1],
+  [2, 1],
+];
+const SPACING = 1.04;
+
+interface CageView {
+  columns: string[][];
+  colours: string[][];
+  left: Record<string, number>;
+  to_move: number;
+  last_move: string | null;
+  forbidden: string[];
+  winning_cells: [number, number][];
+  players?: number;
+}
+
+const textures = new Map<string, THREE.CanvasTexture>();
+function cubieTexture(letter: string): THREE.CanvasTexture {
+  const cached = textures.get(letter);
+  if (cached) return cached;
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 128;
+  const g = canvas.getContext("2d")!;
+  const colour = COLOURS[letter] ?? { css: "#888", symbol: "?" };
+  g.fillStyle = colour.css;
+  g.fillRect(0, 0, 128, 128);
+  g.strokeStyle = "rgba(0,0,0,0.55)";
+  g.lineWidth = 8;
+  g.strokeRect(4, 4, 120, 120);
+  g.fillStyle = letter === "W" || letter === "Y" ? "#222" : "#fff";
+  g.font = "bold 64px sans-serif";
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.fillText(colour.symbol, 64, 56);
+  g.font = "bold 26px sans-serif";
+  g.fillText(letter, 64, 106);
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  textures.set(letter, texture);
+  return texture;
+}
+
+function cellPosition(r: number, z: number): THREE.Vector3 {
+  const [x, d] = RING[r];
+  return new THREE.Vector3(x * SPACING, (z - 1) * SPACING, d * SPACING);
+}
+
+/** Reconstruct a cage picture from a record (for the replay only; the server decided legality). */
+export function replayCage(game: string, record: GameRecord, ply: number): Record<string, unknown> {
+  const options = gameOptions(game);
+  const players = Number(options.players ?? 2);
+  let columns: string[][] = Array.from({ length: 8 }, () => []);
+  if (record.initial_position) {
+    columns = record.initial_position.split(" ")[0].split("/").map((c) => (c === "-" ? [] : c.split("")));
+  }
+  const settle = (cells: (string | null)[][]) => cells.map((column) => column.filter((c): c is string => c !== null));
+  let last: string | null = null;
+  for (const { move } of record.moves.slice(0, ply)) {
+    last = move;
+    if (/^[WYROBG][0-7]$/.test(move)) {
+      columns[Number(move[1])].push(move[0]);
+    } else if (/^T[0-2][+-]$/.test(move)) {
+      const z = Number(move[1]);
+      const step = move[2] === "+" ? 2 : -2;
+      const grid: (string | null)[][] = columns.map((c) => [0, 1, 2].map((i) => c[i] ?? null));
+      const next = grid.map((c) => [...c]);
+      for (let r = 0; r < 8; r++) next[(r + step + 8) % 8][z] = grid[r][z];
+      columns = settle(next);
+    } else if (move === "F") {
+      const next: string[][] = Array.from({ length: 8 }, () => []);
+      for (let r = 0; r < 8; r++) next[(6 - r + 8) % 8] = [...columns[r]].reverse();
+      columns = next;
+    }
+  }
+  const defaults = players === 2 ? [["W", "Y", "R"], ["O", "B", "G"]] : players === 3 ? [["W", "Y"], ["R", "O"], ["B", "G"]] : [["W"], ["Y"], ["R"], ["O"]];
+  return { columns, colours: defaults, left: {}, to_move: -1, last_move: last, forbidden: [], winning_cells: [] };
+}
+
+export function createCageBoard(): Board {
+  const stage = createStage("Rubik's Cage in 3D", new THREE.Vector3(4.2, 4.0, 6.6), new THREE.Vector3(0, -0.1, 0));
+  const { scene } = stage;
+  const root = new THREE.Group();
+  scene.add(root);
+  const cubies = new THREE.Group();
+  root.add(cubies);
+
+  // Frame: the outer edges and the grid lines of the side faces; the axle through the middle.
+  const frameMaterial = new THREE.MeshStandardMaterial({ color: 0x2b2b2b, metalness: 0.3, roughness: 0.6 });
+  const half = 1.5 * SPACING;
+  const bar = (from: THREE.Vector3, to: THREE.Vector3, radius = 0.035) => {
+    const length = from.distanceTo(to);
+    const mesh = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius, length, 8), frameMaterial);
+    mesh.position.copy(from).add(to).multiplyScalar(0.5);
+    mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), to.clone().sub(from).normalize());
+    root.add(mesh);
+  };
+  for (const sx of [-1, 1]) for (const sz of [-1, 1]) bar(new THREE.Vector3(sx * half, -half, sz * half), new THREE.Vector3(sx * half, half, sz * half), 0.05);
+  for (const y of [-half, -half / 3, half / 3, half]) {
+    const r = y === -half || y === half ? 0.05 : 0.02;
+    bar(new THREE.Vector3(-half, y, half), new THREE.Vector3(half, y, half), r);
+    bar(new THREE.Vector3(-half, y, -half), new THREE.Vector3(half, y, -half), r);
+    bar(new THREE.Vector3(-half, y, -half), new THREE.Vector3(-half, y, half), r);
+    bar(new THREE.Vector3(half, y, -half), new THREE.Vector3(half, y, half), r);
+  }
+  const axle = new THREE.Mesh(new THREE.CylinderGeometry(0.16, 0.16, 2 * half + 0.9, 20), new THREE.MeshStandardMaterial({ color: 0x777777, metalness: 0.6, roughness: 0.35 }));
+  root.add(axle);
+  const axleCore = new THREE.Mesh(new THREE.BoxGeometry(0.9, 2.9 * SPACING, 0.9), new THREE.MeshStandardMaterial({ color: 0x3a3a3a, transparent: true, opacity: 0.35 }));
+  root.add(axleCore);
+  const base = new THREE.Mesh(new THREE.CylinderGeometry(2.8, 2.8, 0.08, 48), new THREE.MeshStandardMaterial({ color: 0xd8cdb8 }));
+  base.position.y = -half - 0.5;
+  scene.add(base);
+
+  // Invisible column targets for clicks, plus a hover/selection highlight.
+  const targets: THREE.Mesh[] = [];
+  const targetMaterial = new THREE.MeshBasicMaterial({ color: 0x2a9d8f, transparent: true, opacity: 0, depthWrite: false });
+  for (let r = 0; r < 8; r++) {
+    const mesh = new THREE.Mesh(new THREE.BoxGeometry(SPACING, 3 * SPACING + 0.6, SPACING), targetMaterial.clone());
+    const p = cellPosition(r, 1);
+    mesh.position.set(p.x, 0.3, p.z);
+    mesh.userData.column = r;
+    root.add(mesh);
+    targets.push(mesh);
+  }
+
+  // DOM controls: colour palette, top-view column buttons (the 2D picture), twist/flip buttons.
+  const palette = el("div", { class: "palette", role: "group", "aria-label": "Colour to drop" });
+  const grid = el("div", { class: "cage-grid", role: "group", "aria-label": "Columns seen from above: click to drop" });
+  const turns = el("div", { class: "cage-turns", role: "group", "aria-label": "Twist and flip" });
+  const info = el("p", { class: "cage-info muted", id: "cage-info" });
+  const element = el("div", { class: "cage-board" }, stage.canvasBox, info, el("div", { class: "cage-controls" }, palette, grid, turns));
+
+  let context: BoardContext | null = null;
+  let selected: string | null = null;
+  let shown: CageView | null = null;
+
+  const columnButtons: HTMLButtonElement[] = [];
+  for (let r = 0; r < 8; r++) {
+    const [row, col] = GRID_CELL[r];
+    const button = el("button", { type: "button", class: "column", "data-column": String(r) });
+    button.style.gridRow = String(row);
+    button.style.gridColumn = String(col);
+    button.addEventListener("click", () => dropInto(r));
+    button.addEventListener("focus", () => highlight(r));
+    button.addEventListener("blur", () => highlight(null));
+    grid.append(button);
+    columnButtons.push(button);
+  }
+  const hub = el("div", { class: "axle-cell", "aria-hidden": "true", text: "axle" });
+  hub.style.gridRow = "2";
+  hub.style.gridColumn = "2";
+  grid.append(hub);
+  grid.append(el("span", { class: "front-label", text: "front" }));
+
+  function dropMoves(r: number): string[] {
+    return (context?.legal ?? []).filter((m) => m.length === 2 && m[1] === String(r) && /^[WYROBG]/.test(m));
+  }
+
+  function dropInto(r: number): void {
+    if (!context) return;
+    const moves = dropMoves(r);
+    if (!moves.length) return;
+    const choice = moves.find((m) => m[0] === selected) ?? (moves.length === 1 ? moves[0] : null);
+    if (choice) context.play(choice);
+    else info.textContent = "Choose a colour first.";
+  }
+
+  function highlight(r: number | null): void {
+    targets.forEach((mesh, i) => {
+      const material = mesh.material as THREE.MeshBasicMaterial;
+      material.opacity = i === r && context && dropMoves(i).length ? 0.22 : 0;
+    });
+    stage.requestRender();
+  }
+
+  if (stage.renderer) {
+    const canvas = stage.renderer.domElement;
+    onClick(canvas, (event) => {
+      const hit = stage.pick(event, targets);
+      if (hit) dropInto(hit.object.userData.column as number);
+    });
+    canvas.addEventListener("pointermove", (event) => {
+      const hit = stage.pick(event, targets);
+      highlight(hit ? (hit.object.userData.column as number) : null);
+      canvas.style.cursor = hit && dropMoves(hit.object.userData.column as number).length ? "pointer" : "default";
+    });
+  }
+
+  const boxGeometry = new THREE.BoxGeometry(0.92, 0.92, 0.92);
+  function buildCubies(view: CageView): void {
+    disposeGroup(cubies);
+    const winning = new Set(view.winning_cells.map(([r, z]) => `${r},${z}`));
+    view.columns.forEach((column, r) => {
+      column.forEach((letter, z) => {
+        const material = new THREE.MeshStandardMaterial({ map: cubieTexture(letter), roughness: 0.5 });
+        const mesh = new THREE.Mesh(boxGeometry, material);
+        mesh.position.copy(cellPosition(r, z));
+        mesh.userData = { r, z, letter };
+        if (winning.has(`${r},${z}`)) {
+          material.emissive = new THREE.Color(0xffe066);
+          material.emissiveIntensity = 0.35;
+          const outline = new THREE.LineSegments(new THREE.EdgesGeometry(new THREE.BoxGeometry(1.02, 1.02, 1.02)), new THREE.LineBasicMaterial({ color: 0xd6005c }));
+          mesh.add(outline);
+          mesh.scale.setScalar(1.06);
+        }
+        cubies.add(mesh);
+      });
+    });
+    stage.requestRender();
+  }
+
+  function animateChange(previous: CageView | null, view: CageView): void {
+    buildCubies(previous && view.last_move && view.last_move !== previous.last_move ? previous : view);
+    const move = view.last_move;
+    if (!previous || !move || !stage.renderer || move === previous.last_move) return buildCubies(view);
+    const start = performance.now();
+    const duration = 380;
+    const ease = (t: number) => (t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2);
+    if (/^T[0-2][+-]$/.test(move)) {
+      const z = Number(move[1]);
+      const pivot = new THREE.Group();
+      root.add(pivot);
+      for (const child of [...cubies.children]) if ((child.userData as { z: number }).z === z) pivot.attach(child);
+      const angle = (move[2] === "+" ? 1 : -1) * (Math.PI / 2);
+      stage.animate((now) => {
+        const t = Math.min(1, (now - start) / duration);
+        pivot.rotation.y = angle * ease(t);
+        if (t >= 1) {
+          root.remove(pivot);
+          disposeGroup(pivot);
+          buildCubies(view);
+          return false;
+        }
+        return true;
+      });
+    } else if (move === "F") {
+      stage.animate((now) => {
+        const t = Math.min(1, (now - start) / (duration * 1.4));
+        cubies.rotation.x = Math.PI * ease(t);
+        if (t >= 1) {
+          cubies.rotation.x = 0;
+          buildCubies(view);
+          return false;
+        }
+        return true;
+      });
+    } else if (/^[WYROBG][0-7]$/.test(move)) {
+      buildCubies(view);
+      const r = Number(move[1]);
+      const z = view.columns[r].length - 1;
+      const mesh = cubies.children.find((c) => c.userData.r === r && c.userData.z === z);
+      if (!mesh) return;
+      const target = mesh.position.y;
+      stage.animate((now) => {
+        const t = Math.min(1, (now - start) / duration);
+        mesh.position.y = target + (1 - t * t) * 2.6;
+        return t < 1;
+      });
+    } else buildCubies(view);
+  }
+
+  function renderControls(view: CageView): void {
+    const ctx = context!;
+    const legal = new Set(ctx.legal);
+    // Palette: the colours of the player whose view this is (or the one to move).
+    const seat = ctx.viewer ?? view.to_move;
+    const mine = seat !== null && seat >= 0 ? view.colours[seat] ?? [] : [];
+    palette.replaceChildren();
+    const dropColours = new Set(ctx.legal.filter((m) => /^[WYROBG][0-7]$/.test(m)).map((m) => m[0]));
+    if (selected && !dropColours.has(selected)) selected = null;
+    if (!selected && dropColours.size) selected = mine.find((c) => dropColours.has(c)) ?? [...dropColours][0];
+    for (const letter of view.colours.flat()) {
+      const colour = COLOURS[letter];
+      const left = view.left[letter];
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: "swatch",
+          "data-colour": letter,
+          "aria-pressed": String(letter === selected),
+          "aria-label": `${colour.name}${left !== undefined ? `, ${left} left` : ""}`,
+        },
+        el("span", { class: "chip", style: `background:${colour.css}`, text: colour.symbol }),
+        ` ${letter}${left !== undefined ? ` ×${left}` : ""}`,
+      );
+      button.disabled = !dropColours.has(letter);
+      if (!mine.includes(letter)) button.classList.add("theirs");
+      button.addEventListener("click", () => {
+        selected = letter;
+        renderControls(view);
+      });
+      palette.append(button);
+    }
+    // Column buttons: contents bottom -> top, enabled where a drop of the chosen colour is legal.
+    view.columns.forEach((column, r) => {
+      const button = columnButtons[r];
+      const can = dropMoves(r);
+      button.replaceChildren(
+        el("span", { class: "col-name", text: String(r) }),
+        el("span", { class: "stack" }, ...[0, 1, 2].map((z) => {
+          const letter = column[z];
+          const chip = el("span", { class: "chip" + (letter ? "" : " empty"), text: letter ? COLOURS[letter].symbol : "" });
+          if (letter) chip.style.background = COLOURS[letter].css;
+          if (view.winning_cells.some(([wr, wz]) => wr === r && wz === z)) chip.classList.add("win");
+          return chip;
+        }).reverse()),
+      );
+      const label = `Column ${r}: ${column.length ? column.join(" ") : "empty"}` + (can.length ? `; drop ${selected ?? ""}` : "");
+      button.setAttribute("aria-label", label);
+      button.disabled = !can.some((m) => m[0] === selected) && !(can.length === 1);
+    });
+    // Twists and flip: every one shown; the forbidden reverse greyed out with a reason.
+    turns.replaceChildren();
+    const forbidden = new Set(view.forbidden);
+    for (const move of ["T2+", "T2-", "T1+", "T1-", "T0+", "T0-", "F"]) {
+      const words = move === "F" ? "Flip ⟲" : `Layer ${move[1]} ${move[2] === "+" ? "↺" : "↻"}`;
+      const button = el("button", { type: "button", class: "turn", "data-turn": move, text: words, title: move });
+      if (forbidden.has(move)) {
+        button.classList.add("forbidden");
+        button.title = `${move}: forbidden — it would reverse the last move`;
+      }
+      button.disabled = !legal.has(move);
+      button.addEventListener("click", () => ctx.play(move));
+      turns.append(button);
+    }
+    const lines = view.winning_cells.length ? " · winning line lit" : "";
+    info.textContent = `${ctx.replay ? "Replay" : "Last move"}: ${view.last_move ?? "—"}${lines}`;
+  }
+
+  return {
+    element,
+    update(ctx) {
+      context = ctx;
+      const view = ctx.view as unknown as CageView;
+      if (!view.columns) return;
+      const previous = shown;
+      shown = view;
+      const sameBoard = previous && JSON.stringify(previous.columns) === JSON.stringify(view.columns) && previous.last_move === view.last_move && JSON.stringify(previous.winning_cells) === JSON.stringify(view.winning_cells);
+      if (!sameBoard) animateChange(previous, view);
+      renderControls(view);
+      highlight(null);
+    },
+    dispose() {
+      stage.dispose();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Client-side router: "/" is the lobby, "/play/{id}" a match (live, watch or replay).
+import "./style.css";
+import { renderLobby } from "./lobby";
+import { renderMatch } from "./match";
+
+const root = document.getElementById("main") as HTMLElement;
+let cleanup: (() => void) | null = null;
+let generation = 0;
+
+async function route(): Promise<void> {
+  const mine = ++generation;
+  cleanup?.();
+  cleanup = null;
+  const match = /^\/play\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+  if (match) {
+    const stop = await renderMatch(root, match[1], new URLSearchParams(location.search));
+    if (mine !== generation) stop();
+    else cleanup = stop;
+  } else {
+    await renderLobby(root);
+  }
+}
+
+// Internal links (marked data-link) change the route without reloading the page.
+document.addEventListener("click", (event) => {
+  const target = (event.target as HTMLElement).closest("a[data-link]") as HTMLAnchorElement | null;
+  if (!target || event.metaKey || event.ctrlKey || event.shiftKey || target.target) return;
+  event.preventDefault();
+  history.pushState(null, "", target.getAttribute("href") ?? "/");
+  void route();
+});
+window.addEventListener("popstate", () => void route());
+void route();

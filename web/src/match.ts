@@ -1,0 +1,501 @@
+// The match page shared by every game: board, legal moves, notation box, move list, undo,
+// status, seats, share link, rules, game-over screen and replay scrubber.
+import { api, el, navigate, storedTokens, storeToken, playerName, baseGame } from "./api";
+import type { GameRecord, MatchSummary } from "./api";
+import type { Board, BoardContext, StateMessage } from "./types";
+import { rulesPanel } from "./rules";
+import { createCageBoard, replayCage } from "./cage3d";
+import { createAxiomBoard } from "./axiom3d";
+import { createAxiaBoard } from "./axia";
+
+const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
+
+function seatLabel(game: string, seat: number): string {
+  if (baseGame(game) === "axiom") return seat === 0 ? "Black" : "White";
+  return `Player ${seat + 1}`;
+}
+
+function createBoard(game: string): Board {
+  switch (baseGame(game)) {
+    case "cage":
+      return createCageBoard();
+    case "axiom":
+      return createAxiomBoard();
+    case "axia":
+      return createAxiaBoard();
+    default:
+      return { element: el("div", { class: "muted", text: "No picture for this game: use the move list." }), update() {}, dispose() {} };
+  }
+}
+
+/** Group legal moves into labelled rows for the buttons. */
+function groupMoves(game: string, moves: string[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  const name = baseGame(game);
+  for (const move of moves) {
+    let key: string;
+    if (name === "cage") key = move.startsWith("T") ? "Twist a layer" : move === "F" ? "Flip the cage" : `Drop ${move[0]}`;
+    else if (name === "axiom") key = move.startsWith("S") ? `Sceptre on ${move.split(" ")[0].slice(1)}` : `Cube at ${move.split(" ")[0].slice(1)}`;
+    else key = move.split(" ")[0];
+    const list = groups.get(key) ?? [];
+    list.push(move);
+    groups.set(key, list);
+  }
+  return [...groups.entries()];
+}
+
+export async function renderMatch(root: HTMLElement, matchId: string, params: URLSearchParams): Promise<() => void> {
+  let summary: MatchSummary;
+  try {
+    summary = await api.match(matchId);
+  } catch (error) {
+    root.replaceChildren(
+      el("p", { class: "error", role: "alert", text: `No such match: ${error instanceof Error ? error.message : String(error)}` }),
+      el("a", { href: "/", "data-link": "", text: "Back to the lobby" }),
+    );
+    return () => {};
+  }
+  const game = summary.game;
+  const name = baseGame(game);
+  document.title = `gameshelf — ${TITLES[name] ?? name}`;
+
+  let tokens = storedTokens(matchId);
+  let held: number[] = [];
+  let state: StateMessage | null = null;
+  let busy = false;
+  let socket: WebSocket | null = null;
+  let closed = false;
+  let requestId = 0;
+  let replay: { record: GameRecord; ply: number } | null = null;
+  let overDismissed = false;
+  const board = createBoard(game);
+
+  // --- layout --------------------------------------------------------------------------
+  const status = el("p", { class: "status", id: "status", role: "status", "aria-live": "polite" });
+  const seatsList = el("ul", { class: "seat-list", id: "seat-list" });
+  const message = el("p", { class: "message", id: "message", role: "alert" });
+  const legalBox = el("div", { class: "legal", id: "legal-moves", "data-ready": "false", "aria-label": "Legal moves" });
+  const notationInput = el("input", {
+    id: "notation",
+    name: "notation",
+    autocomplete: "off",
+    spellcheck: "false",
+    "aria-describedby": "notation-help",
+    placeholder: name === "cage" ? "e.g. R3, T1+, F" : name === "axiom" ? "e.g. S(-1,0,2) S(0,0,2)z+" : "a move in notation",
+  });
+  const notationButton = el("button", { type: "submit", id: "notation-send", text: "Play" });
+  const notationForm = el(
+    "form",
+    { class: "notation", id: "notation-form" },
+    el("label", { for: "notation", text: "Type a move" }),
+    el("div", { class: "inline" }, notationInput, notationButton),
+    el("small", { id: "notation-help", class: "muted", text: "Any legal move in the game's notation (see the rules panel)." }),
+  );
+  const undoButton = el("button", { type: "button", id: "undo", text: "Undo my last move", title: "Take back your last move (key: u)" });
+  const moveList = el("ol", { class: "move-list", id: "move-list", "aria-label": "Moves played" });
+  const share = el("div", { class: "share", id: "share" });
+  const replayBox = el("section", { class: "replay card", id: "replay", hidden: "" });
+  const over = el("div", { class: "game-over", id: "game-over", role: "dialog", "aria-modal": "false", "aria-labelledby": "game-over-title", hidden: "" });
+
+  const side = el(
+    "aside",
+    { class: "side" },
+    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton),
+    el("section", { class: "card" }, el("h2", { text: "Moves" }), moveList),
+    el("section", { class: "card" }, el("h2", { text: "Seats" }), seatsList, share),
+    rulesPanel(name),
+  );
+  const boardWrap = el("section", { class: "board-wrap", "aria-label": "Board" }, board.element);
+  root.replaceChildren(
+    el(
+      "div",
+      { class: "match", "data-game": name },
+      el("div", { class: "match-head" }, el("h1", { text: TITLES[name] ?? name }), el("code", { class: "game-string", text: game }), status),
+      el("div", { class: "match-body" }, el("div", { class: "main-col" }, boardWrap, replayBox), side),
+      over,
+    ),
+  );
+
+  // --- helpers ---------------------------------------------------------------------------
+  function heldSeats(): number[] {
+    return Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  }
+
+  function activeSeat(): number | null {
+    if (!state) return null;
+    if (held.includes(state.to_move)) return state.to_move;
+    return null;
+  }
+
+  function viewSeat(): number | null {
+    const active = activeSeat();
+    if (active !== null) return active;
+    return held.length ? held[0] : null;
+  }
+
+  function send(payload: Record<string, unknown>): void {
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      message.textContent = "Not connected; reconnecting…";
+      return;
+    }
+    socket.send(JSON.stringify(payload));
+  }
+
+  function play(move: string): void {
+    const seat = activeSeat();
+    if (!state || seat === null || busy || replay) return;
+    busy = true;
+    message.textContent = "";
+    legalBox.setAttribute("data-ready", "false");
+    for (const b of legalBox.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
+    send({ type: "move", seat, move, version: state.version, id: ++requestId });
+  }
+
+  function undo(): void {
+    if (!state || !state.last_move || replay) return;
+    const seat = state.last_move.player;
+    if (!held.includes(seat)) return;
+    busy = true;
+    send({ type: "undo", seat, version: state.version, id: ++requestId });
+  }
+
+  function context(): BoardContext {
+    const seat = viewSeat();
+    const seatState = seat !== null && state ? state.seats[String(seat)] : undefined;
+    const active = activeSeat();
+    const legal = active !== null && state && !busy ? state.seats[String(active)]?.legal_moves ?? [] : [];
+    return {
+      game,
+      view: (seatState?.view ?? state?.public ?? {}) as Record<string, unknown>,
+      viewer: seat,
+      legal,
+      play,
+      busy,
+      replay: false,
+      finished: state?.status === "finished",
+    };
+  }
+
+  function describeResult(s: StateMessage): string {
+    const text = s.result_text ?? "the game is over";
+    if (!s.result) return text;
+    if (held.length === 1) {
+      const mine = s.result[held[0]];
+      const best = Math.max(...s.result);
+      if (s.result.every((r) => r === s.result![0])) return `Draw — ${text}`;
+      return mine === best ? `You won — ${text}` : `You lost — ${text}`;
+    }
+    return text;
+  }
+
+  function renderStatus(): void {
+    if (!state) {
+      status.textContent = "Connecting…";
+      return;
+    }
+    const s = state;
+    let text: string;
+    if (s.status === "open") text = "Waiting for players to take the free seats.";
+    else if (s.status === "finished") text = `Game over: ${describeResult(s)}`;
+    else if (s.to_move < 0) text = "Dealing / rolling…";
+    else {
+      const who = seatLabel(game, s.to_move);
+      const info = summary.seats[s.to_move];
+      const named = info?.kind === "bot" ? `${who} (bot ${info.agent ?? ""})` : info?.name ? `${who} (${info.name})` : who;
+      text = held.includes(s.to_move) ? `Your turn — ${named}` : `${named} to move`;
+      if (held.length > 1 && held.includes(s.to_move)) text += " · hot-seat: pass the device";
+    }
+    status.textContent = `${text} · move ${s.plies}`;
+    status.setAttribute("data-status", s.status);
+  }
+
+  function renderLegal(): void {
+    const ctx = context();
+    legalBox.replaceChildren();
+    if (replay) {
+      legalBox.append(el("p", { class: "muted", text: "Replay: use the scrubber below the board." }));
+    } else if (!state || state.status !== "running" || activeSeat() === null) {
+      legalBox.append(
+        el("p", {
+          class: "muted",
+          text: !state ? "Connecting…" : state.status === "finished" ? "The game is over." : held.length ? "Waiting for the other side." : "You are watching.",
+        }),
+      );
+    } else {
+      for (const [label, moves] of groupMoves(game, ctx.legal)) {
+        const row = el("div", { class: "move-group" }, el("span", { class: "group-label", text: label }));
+        for (const move of moves) {
+          const button = el("button", { type: "button", class: "move", "data-move": move, text: move });
+          button.addEventListener("click", () => play(move));
+          row.append(button);
+        }
+        legalBox.append(row);
+      }
+      if (name === "cage") {
+        const forbidden = (ctx.view.forbidden as string[] | undefined) ?? [];
+        for (const move of forbidden) {
+          legalBox.append(
+            el("p", { class: "forbidden-note", "data-forbidden": move }, el("button", { type: "button", class: "move", disabled: "", text: move }), " forbidden now (no direct reversal)"),
+          );
+        }
+      }
+    }
+    const ready = !!state && state.status === "running" && activeSeat() !== null && !busy && !replay;
+    legalBox.setAttribute("data-ready", String(ready));
+    legalBox.setAttribute("data-version", String(state?.version ?? -1));
+    notationInput.disabled = !ready;
+    notationButton.disabled = !ready;
+    const canUndo =
+      !!state && !replay && state.status === "running" && !!state.last_move && held.includes(state.last_move.player) && state.moves !== undefined && !busy;
+    undoButton.disabled = !canUndo;
+    undoButton.hidden = !held.length;
+    notationForm.hidden = !held.length;
+  }
+
+  function renderMoves(moves: string[] | undefined, highlight: number | null): void {
+    moveList.replaceChildren();
+    if (moves === undefined) {
+      moveList.append(el("li", { class: "muted", text: `${state?.plies ?? 0} moves (hidden information: shown after the game)` }));
+      return;
+    }
+    moves.forEach((move, i) => {
+      const item = el("li", { "data-ply": String(i + 1), text: move });
+      if (highlight !== null && i + 1 === highlight) item.classList.add("current");
+      if (replay) {
+        item.tabIndex = 0;
+        item.addEventListener("click", () => setReplayPly(i + 1));
+      }
+      moveList.append(item);
+    });
+    const last = highlight !== null ? moveList.querySelector(".current") : moveList.lastElementChild;
+    last?.scrollIntoView({ block: "nearest" });
+  }
+
+  function renderSeats(): void {
+    seatsList.replaceChildren();
+    summary.seats.forEach((seat) => {
+      const who = seat.kind === "bot" ? `bot ${seat.agent ?? seat.name ?? ""}` : seat.taken ? seat.name || "player" : "free";
+      const item = el("li", { "data-seat": String(seat.seat) }, el("strong", { text: `${seatLabel(game, seat.seat)}: ` }), who);
+      if (held.includes(seat.seat)) item.append(el("span", { class: "badge", text: "you" }));
+      if (state && state.to_move === seat.seat && state.status === "running") item.classList.add("to-move");
+      if (seat.kind === "human" && !seat.taken && summary.status === "open") {
+        const take = el("button", { type: "button", class: "take-seat", "data-seat": String(seat.seat), text: "Take this seat" });
+        take.addEventListener("click", async () => {
+          try {
+            const joined = await api.join(matchId, seat.seat, playerName() || null);
+            storeToken(matchId, joined.seat, joined.token);
+            tokens = storedTokens(matchId);
+            summary = await api.match(matchId);
+            connect(true);
+          } catch (error) {
+            message.textContent = `Could not take the seat: ${error instanceof Error ? error.message : String(error)}`;
+          }
+        });
+        item.append(" ", take);
+      }
+      seatsList.append(item);
+    });
+    share.replaceChildren();
+    if (summary.status !== "finished") {
+      const link = `${location.origin}/play/${matchId}`;
+      const input = el("input", { id: "share-link", readonly: "", value: link, "aria-label": "Join link" });
+      const copy = el("button", { type: "button", text: "Copy link" });
+      copy.addEventListener("click", () => {
+        input.select();
+        void navigator.clipboard?.writeText(link).catch(() => undefined);
+      });
+      share.append(el("p", { class: "muted", text: "Invite: this link carries only the match id." }), el("div", { class: "inline" }, input, copy));
+    }
+  }
+
+  function renderOver(): void {
+    if (!state || state.status !== "finished" || replay || overDismissed) {
+      over.hidden = true;
+      return;
+    }
+    over.hidden = false;
+    const results = el("ul", { class: "results" });
+    (state.result ?? []).forEach((r, seat) => {
+      results.append(el("li", { text: `${seatLabel(game, seat)}${held.includes(seat) ? " (you)" : ""}: ${r > 0 ? "win" : r < 0 ? "loss" : "draw"} (${r})` }));
+    });
+    const replayButton = el("button", { type: "button", id: "open-replay", class: "primary", text: "Replay the game" });
+    replayButton.addEventListener("click", () => void startReplay());
+    const close = el("button", { type: "button", id: "close-over", text: "Look at the board" });
+    close.addEventListener("click", () => {
+      overDismissed = true;
+      over.hidden = true;
+    });
+    const lobby = el("a", { href: "/", "data-link": "", class: "button", text: "Back to the lobby" });
+    over.replaceChildren(
+      el("div", { class: "game-over-box" }, el("h2", { id: "game-over-title", text: "Game over" }), el("p", { class: "result", id: "result-text", text: describeResult(state) }), results, el("div", { class: "inline" }, replayButton, close, lobby)),
+    );
+    replayButton.focus();
+  }
+
+  function renderAll(): void {
+    renderStatus();
+    renderLegal();
+    renderSeats();
+    if (!replay) {
+      renderMoves(state?.moves, null);
+      board.update(context());
+    }
+    renderOver();
+  }
+
+  // --- replay ----------------------------------------------------------------------------
+  async function startReplay(): Promise<void> {
+    try {
+      const record = await api.record(matchId);
+      replay = { record, ply: 0 };
+    } catch (error) {
+      message.textContent = `No record yet: ${error instanceof Error ? error.message : String(error)}`;
+      return;
+    }
+    replayBox.hidden = false;
+    const n = replay.record.moves.length;
+    const range = el("input", { type: "range", id: "replay-range", min: "0", max: String(n), value: "0", "aria-label": "Move number" });
+    const label = el("span", { id: "replay-ply", "aria-live": "polite" });
+    const button = (id: string, text: string, delta: number | "start" | "end") => {
+      const b = el("button", { type: "button", id, text });
+      b.addEventListener("click", () => {
+        if (!replay) return;
+        const target = delta === "start" ? 0 : delta === "end" ? n : replay.ply + delta;
+        setReplayPly(target);
+      });
+      return b;
+    };
+    const exit = el("button", { type: "button", id: "replay-exit", text: "Leave replay" });
+    exit.addEventListener("click", () => {
+      replay = null;
+      replayBox.hidden = true;
+      overDismissed = true;
+      renderAll();
+    });
+    range.addEventListener("input", () => setReplayPly(Number(range.value)));
+    replayBox.replaceChildren(
+      el("h2", { text: "Replay" }),
+      el("div", { class: "inline scrub" }, button("replay-start", "⏮", "start"), button("replay-prev", "◀ Back", -1), range, button("replay-next", "Next ▶", 1), button("replay-end", "⏭", "end")),
+      label,
+      el("p", { class: "muted", id: "replay-note" }),
+      exit,
+    );
+    replayBox.addEventListener("keydown", (event) => {
+      if (event.key === "ArrowLeft" && event.target !== range) setReplayPly((replay?.ply ?? 0) - 1);
+      if (event.key === "ArrowRight" && event.target !== range) setReplayPly((replay?.ply ?? 0) + 1);
+    });
+    renderAll();
+    setReplayPly(0);
+    (replayBox.querySelector("#replay-next") as HTMLButtonElement).focus();
+  }
+
+  function setReplayPly(ply: number): void {
+    if (!replay) return;
+    const n = replay.record.moves.length;
+    ply = Math.max(0, Math.min(n, ply));
+    replay.ply = ply;
+    (replayBox.querySelector("#replay-range") as HTMLInputElement).value = String(ply);
+    const label = replayBox.querySelector("#replay-ply") as HTMLElement;
+    const move = ply > 0 ? replay.record.moves[ply - 1] : null;
+    label.textContent = move ? `After move ${ply} of ${n}: ${seatLabel(game, move.player)} played ${move.move}` : `Start position (${n} moves)`;
+    label.setAttribute("data-ply", String(ply));
+    renderMoves(
+      replay.record.moves.map((m) => m.move),
+      ply,
+    );
+    const note = replayBox.querySelector("#replay-note") as HTMLElement;
+    const base: BoardContext = { ...context(), legal: [], busy: true, replay: true, finished: ply === n };
+    if (name === "cage") {
+      note.textContent = "";
+      board.update({ ...base, view: replayCage(game, replay.record, ply) });
+    } else {
+      note.textContent = ply === n ? "" : "The picture shows the final position; the move list marks the move reached.";
+      board.update(base);
+    }
+  }
+
+  // --- connection ------------------------------------------------------------------------
+  function connect(fresh: boolean): void {
+    if (fresh && socket) {
+      socket.onclose = null;
+      socket.close();
+    }
+    tokens = storedTokens(matchId);
+    held = params.get("watch") ? [] : heldSeats();
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${encodeURIComponent(matchId)}`;
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", tokens: held.map((s) => tokens[String(s)]) }));
+    };
+    ws.onmessage = async (event) => {
+      const data = JSON.parse(String(event.data)) as Record<string, unknown>;
+      if (data.type === "welcome") {
+        held = (data.seats as number[]) ?? [];
+      } else if (data.type === "state") {
+        const previous = state;
+        state = data as unknown as StateMessage;
+        busy = false;
+        if (!previous || previous.status !== state.status || state.status === "open") {
+          try {
+            summary = await api.match(matchId);
+          } catch {
+            /* keep the old summary */
+          }
+        }
+        renderAll();
+      } else if (data.type === "error") {
+        busy = false;
+        message.textContent = `${String(data.message)} (${String(data.code)})`;
+        if (data.code === "state/stale-version") send({ type: "sync" });
+        renderLegal();
+        board.update(context());
+      }
+    };
+    ws.onclose = () => {
+      if (closed) return;
+      status.textContent = "Connection lost; reconnecting…";
+      setTimeout(() => {
+        if (!closed) connect(false);
+      }, 1000);
+    };
+  }
+
+  notationForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const move = notationInput.value.trim();
+    if (!move) return;
+    notationInput.value = "";
+    play(move);
+  });
+  undoButton.addEventListener("click", undo);
+  const keyHandler = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (event.key === "u" && !undoButton.disabled) undo();
+    if (event.key === "/" || event.key === "m") {
+      event.preventDefault();
+      notationInput.focus();
+    }
+    if (event.key === "Escape" && !over.hidden) {
+      overDismissed = true;
+      over.hidden = true;
+    }
+  };
+  document.addEventListener("keydown", keyHandler);
+
+  renderAll();
+  connect(false);
+  if (params.get("replay") && summary.status === "finished") void startReplay();
+
+  return () => {
+    closed = true;
+    document.removeEventListener("keydown", keyHandler);
+    socket?.close();
+    board.dispose();
+  };
+}
+
+export function goLobby(): void {
+  navigate("/");
+}

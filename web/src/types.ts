@@ -1,0 +1,46 @@
+// Shapes of the server's WebSocket messages (docs/server.md) and the board interface.
+
+export interface SeatState {
+  view: Record<string, unknown>;
+  legal_moves: string[];
+}
+
+export interface StateMessage {
+  type: "state";
+  match: string;
+  game: string;
+  version: number;
+  status: "open" | "running" | "finished";
+  to_move: number;
+  plies: number;
+  public: Record<string, unknown>;
+  seats: Record<string, SeatState>;
+  last_move: { player: number; move?: string } | null;
+  moves?: string[];
+  result: number[] | null;
+  result_text: string | null;
+  ack?: string | number;
+}
+
+export interface BoardContext {
+  /** The game string of the match. */
+  game: string;
+  /** The view to draw: the seat to move if this browser holds it, else a held seat, else public. */
+  view: Record<string, unknown>;
+  /** The seat whose view is drawn (null: spectator). */
+  viewer: number | null;
+  /** Legal moves for the seat this browser may move now (empty otherwise). */
+  legal: string[];
+  /** Play a move (notation); the server decides. */
+  play: (move: string) => void;
+  /** True while a move is on its way or in replay. */
+  busy: boolean;
+  replay: boolean;
+  finished: boolean;
+}
+
+export interface Board {
+  element: HTMLElement;
+  update(context: BoardContext): void;
+  dispose(): void;
+}
