@@ -32,7 +32,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel  # type: ignore[import-not-found]
 
 from gameshelf.core.game import Game, State
 from gameshelf.core.options import OptionSpec
@@ -266,7 +266,8 @@ class GameshelfState(pyspiel.State):  # type: ignore[misc]
         """A state drawn from ``player_id``'s information set (a copy when nothing is hidden)."""
         inner = self._box.state
         if not inner.game.spec.hidden_information:
-            return self.clone()
+            same: GameshelfState = self.clone()
+            return same
         from gameshelf.agents.determinize import determinizer_for
 
         determinize, _ = determinizer_for(inner.game.spec.name)
