@@ -139,9 +139,11 @@ def test_rejected_messages_get_codes_and_change_nothing(
     )
     assert error_of(a, {"type": "teleport"}) == "request/invalid"
     a.send({"type": "move"} | {"move": "W0" * 10_000, "seat": 0, "version": version})
-    assert a.receive()["code"] == "request/invalid"
+    assert a.receive()["code"] == "request/too-large"
     a.socket.send("not json")
     assert a.receive()["code"] == "request/invalid"
+    a.socket.send(b"\x00\x01binary")
+    assert "binary frames" in a.receive()["message"]
     assert lobby.match(match_id)["version"] == version  # nothing changed
     assert a.request({"type": "ping"})["type"] == "pong"
     a.move(0, "W0")  # and the connection still serves moves
@@ -252,8 +254,9 @@ def test_hidden_information_never_reaches_another_seat(lobby: Lobby, server: Run
                 # Each seat gets exactly its engine view, spectators the public one.
                 assert message["public"] == json.loads(json.dumps(state.view(None)))
                 for seat in seats:
-                    assert message["seats"][str(seat)]["view"] == \
-                        json.loads(json.dumps(state.view(seat)))
+                    assert message["seats"][str(seat)]["view"] == json.loads(
+                        json.dumps(state.view(seat))
+                    )
 
 
 def test_the_readme_network_example_runs(server: RunningServer) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -127,6 +129,70 @@ def test_a_bot_only_match_carries_on_after_a_restart(database: str, tmp_path: Pa
         record = parse_record(lobby.record(match["id"]))
         states = replay(record)  # every move was kept, in order, and replays to the result
         assert states[-1].is_terminal() and states[-1].returns() == record.result
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_kill_9_during_a_busy_run_loses_no_acknowledged_move(database: str, tmp_path: Path) -> None:
+    url = database_url(database, tmp_path)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    process = _start(url, port, log)
+    acknowledged: dict[str, list[str]] = {}
+    tokens: dict[str, list[str]] = {}
+    try:
+        lobby = Lobby(base)
+        for index in range(8):
+            match = lobby.create(
+                "cage(max_plies=2000,repetition_draw=0,continue_after_last_drop=true)",
+                [{"kind": "human"}, {"kind": "human"}],
+                seed=index,
+            )
+            tokens[match["id"]] = [
+                lobby.join(match["id"])["token"],
+                lobby.join(match["id"])["token"],
+            ]
+            acknowledged[match["id"]] = []
+        stop = threading.Event()
+
+        def play(match_id: str) -> None:
+            rng = random.Random(match_id)
+            try:
+                with SeatClient(base, match_id, tokens[match_id], timeout=5) as table:
+                    while not stop.is_set() and table.state["status"] == "running":
+                        seat = table.state["to_move"]
+                        moves = table.state["seats"][str(seat)]["legal_moves"]
+                        reply = table.move(seat, rng.choice(moves))
+                        acknowledged[match_id] = list(reply["moves"])
+            except Exception:  # the server was killed under us: expected
+                return
+
+        threads = [threading.Thread(target=play, args=(m,)) for m in acknowledged]
+        for thread in threads:
+            thread.start()
+        time.sleep(2.0)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=20)
+        assert sum(len(moves) for moves in acknowledged.values()) > 50  # it really was busy
+
+        process = _start(url, port, log)
+        lobby = Lobby(base)
+        for match_id, acked in acknowledged.items():
+            with SeatClient(base, match_id, tokens[match_id]) as table:
+                stored = table.state["moves"]
+                # Every acknowledged move is there, in order; at most the one move in flight
+                # when the process died was committed without its acknowledgement arriving.
+                assert stored[: len(acked)] == acked
+                assert len(stored) - len(acked) in (0, 1)
+                if table.state["status"] == "running":
+                    seat = table.state["to_move"]
+                    table.move(seat, table.state["seats"][str(seat)]["legal_moves"][0])
     finally:
         process.kill()
         process.wait(timeout=10)

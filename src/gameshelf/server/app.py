@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +31,9 @@ from .hub import Client, Hub, Runtime
 log = logging.getLogger("gameshelf.server")
 
 MAX_MESSAGE_BYTES = 16 * 1024
+MAX_BODY_BYTES = 64 * 1024
+RATE_BURST = 40.0
+RATE_PER_SECOND = 20.0
 DEFAULT_DATABASE_URL = "sqlite:///gameshelf.sqlite3"
 
 
@@ -108,6 +112,16 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, bot_workers: int = 2) -
         description="Lobby and live play for Axiom, Rubik's Cage and AXIA. "
         "Live play runs over WebSocket at /ws/matches/{id}; see docs/server.md.",
     )
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Any:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            error = ServerError(
+                "request/too-large", f"request bodies are limited to {MAX_BODY_BYTES} bytes"
+            )
+            return JSONResponse(error_body(error), status_code=413)
+        return await call_next(request)
 
     @app.exception_handler(GameshelfError)
     async def _coded(_request: Request, error: GameshelfError) -> JSONResponse:
@@ -237,11 +251,18 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
         await send({"type": "error", **error_body(error)["error"]})
         await websocket.close(code=4000)
         return
+    bucket = TokenBucket(RATE_BURST, RATE_PER_SECOND)
     try:
         while True:
             request_id = None
             try:
                 message = await _receive(websocket)
+                if not bucket.take():
+                    raise ServerError(
+                        "request/rate-limited",
+                        f"too many messages: at most {RATE_PER_SECOND:g} per second "
+                        f"(bursts of {RATE_BURST:g}); this one was dropped",
+                    )
                 request_id = _request_id(message)
                 await _dispatch(hub, runtime, client, message, request_id)
             except GameshelfError as error:
@@ -249,16 +270,52 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
                 if request_id is not None:
                     reply["id"] = request_id
                 await send(reply)
+            except WebSocketDisconnect:
+                raise
+            except Exception:  # a bug must cost one message, not the connection
+                log.exception("unexpected error in match %s", match_id)
+                await send(
+                    {
+                        "type": "error",
+                        "code": "server/error",
+                        "message": "the server could not handle this message",
+                    }
+                )
     except WebSocketDisconnect:
         pass
     finally:
         hub.disconnect(runtime, client)
 
 
+class TokenBucket:
+    """Per-connection rate limit: ``burst`` messages at once, refilled at ``rate`` per second."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.capacity = burst
+        self.tokens = burst
+        self.rate = rate
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
 async def _receive(websocket: WebSocket) -> dict[str, Any]:
-    text = await websocket.receive_text()
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000))
+    text = frame.get("text")
+    if text is None:
+        raise ServerError("request/invalid", "binary frames are not accepted: send JSON text")
     if len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise ServerError("request/invalid", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        raise ServerError("request/too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         message = json.loads(text)
     except json.JSONDecodeError as exc:

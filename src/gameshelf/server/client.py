@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import time
 from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
@@ -154,10 +155,17 @@ class SeatClient:
                 return reply
 
     def move(self, seat: int, move: str) -> dict[str, Any]:
-        """Play ``move`` for ``seat`` at the current version; raise on an error reply."""
-        reply = self.request(
-            {"type": "move", "seat": seat, "move": move, "version": self.state["version"]}
-        )
+        """Play ``move`` for ``seat`` at the current version; raise on an error reply.
+
+        A ``request/rate-limited`` answer is retried after a short pause.
+        """
+        for attempt in range(1, 30):
+            reply = self.request(
+                {"type": "move", "seat": seat, "move": move, "version": self.state["version"]}
+            )
+            if reply.get("code") != "request/rate-limited":
+                break
+            time.sleep(0.05 * attempt)
         if reply.get("type") == "error":
             raise ServerReplyError(reply["code"], reply["message"])
         return reply

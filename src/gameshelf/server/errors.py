@@ -6,6 +6,8 @@ from gameshelf.core.errors import GameshelfError
 
 HTTP_STATUS = {
     "request/invalid": 400,
+    "request/too-large": 413,
+    "request/rate-limited": 429,
     "auth/bad-token": 403,
     "match/not-found": 404,
     "match/full": 409,
