@@ -32,6 +32,8 @@ class Encoder(ABC):
     """Writes one seat's observation of a state into named pieces of a flat tensor."""
 
     pieces: Pieces
+    high: float = 1.0
+    """Every value lies in ``[0, high]``."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -204,6 +206,7 @@ EFFECTS = (
     "item: hit two diagonal beasts",
 )
 REGION_NAMES = ("forest", "desert", "mountain", "lake", "temple")
+MAX_SCORE = 1000
 
 
 class AxiaEncoder(Encoder):
@@ -212,12 +215,15 @@ class AxiaEncoder(Encoder):
     Per seat (relative order) ``spaces`` (n, 36, F): occupied, wounded, defeated, region
     one-hot (5), magical, critical number one-hot (7; 0 = none), beast kind one-hot; ``scoring``
     (n, 6, S) the card in each slot (zeros while hidden); ``seats`` (n, 5): hand count / 10,
-    item count / 10, committed, public score / 200, scoring hidden. Shared: ``phase`` (6,),
+    item count / 10, committed, public score / 200 (capped at 1000), scoring hidden. Shared:
+    ``phase`` (6,),
     ``round`` (1,) / 8, ``starting`` (n,), ``to_move`` (n + 2,) (seats, chance, over),
     ``dice`` (D, 8 + n): magic, value one-hot (6), unused, used by (relative seat),
     ``face_up`` (F, T), ``decks`` (3,), ``effect`` (11 + 5 + 36,), ``turn`` (3,). Private to the
     viewer: ``hand`` (T,), ``items`` (I,), ``offer`` (S,), ``pending`` (T + 9,).
     """
+
+    high = MAX_SCORE / 200.0
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -320,7 +326,7 @@ class AxiaEncoder(Encoder):
             seat["hand_count"] / 10.0,
             seat["item_count"] / 10.0,
             1.0 if seat["committed"] else 0.0,
-            0.0 if score is None else score / 200.0,
+            0.0 if score is None else min(max(score, 0), MAX_SCORE) / 200.0,
             1.0 if hidden else 0.0,
         )
 

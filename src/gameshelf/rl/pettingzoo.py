@@ -20,7 +20,7 @@ An illegal action raises :class:`gameshelf.core.errors.IllegalMove`.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -43,7 +43,7 @@ def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
     """The ``{"observation", "action_mask"}`` space shared by the PettingZoo and Gym envs."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, np.inf, shape=(encoder.size,), dtype=np.float32),
+            "observation": spaces.Box(0.0, encoder.high, shape=(encoder.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
         }
     )
@@ -58,12 +58,17 @@ def resolve_chance(state: State, rng: random.Random) -> None:
 class GameshelfAECEnv(AECEnv):  # type: ignore[misc]
     """A turn-based PettingZoo environment for any gameshelf game string."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "gameshelf_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "gameshelf_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(self, game: str | Game = "cage", render_mode: str | None = None) -> None:
         super().__init__()
         self.game = load(game) if isinstance(game, str) else game
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r} is not one of ansi, human")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"gameshelf_{self.game.spec.name}_v0"}
