@@ -20,7 +20,7 @@ Observations are the PettingZoo ones: ``{"observation": float32 tensor of your s
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -42,7 +42,7 @@ Observation = dict[str, np.ndarray]
 class GameshelfEnv(gym.Env[Observation, np.int64]):
     """One seat of a gameshelf game against bots, as a Gymnasium environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,

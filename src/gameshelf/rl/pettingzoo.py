@@ -20,7 +20,7 @@ An illegal action raises :class:`gameshelf.core.errors.IllegalMove`.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -58,7 +58,7 @@ def resolve_chance(state: State, rng: random.Random) -> None:
 class GameshelfAECEnv(AECEnv):  # type: ignore[misc]
     """A turn-based PettingZoo environment for any gameshelf game string."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
         "render_modes": ["ansi", "human"],
         "name": "gameshelf_v0",
         "is_parallelizable": False,
