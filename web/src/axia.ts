@@ -180,7 +180,7 @@ export function createAxiaBoard(): Board {
   function territory(player: PlayerView, index: number, mine: boolean): HTMLElement {
     const box = el("div", { class: `territory${mine ? " mine" : ""}`, "data-player": String(index) });
     // Column slots across the top, row slots down the left.
-    const top = el("div", { class: "slots top" }, el("span", { class: "corner" }));
+    const top = el("div", { class: "slots slots-top" }, el("span", { class: "corner" }));
     for (let c = 0; c < 3; c++) top.append(slot(player, 3 + c, mine));
     const body = el("div", { class: "grid-body" });
     const left = el("div", { class: "slots left" });
@@ -239,7 +239,7 @@ export function createAxiaBoard(): Board {
       { class: "axia-head" },
       el("span", { class: "pill", text: `Round ${Math.min(8, view.round)} of 8` }),
       el("span", { class: "pill", text: `Phase: ${view.phase}` }),
-      el("span", { class: "pill", text: `Starting Slayer: P${view.starting_slayer + 1}` }),
+      el("span", { class: "pill", text: `Starting Slayer: player ${view.starting_slayer}` }),
       view.effect
         ? el("span", { class: "pill effect", id: "axia-effect", text: `Effect: ${pretty(view.effect.name)}${view.effect.region ? ` (${view.effect.region})` : ""} — choose a target` })
         : null,
@@ -251,7 +251,7 @@ export function createAxiaBoard(): Board {
         "div",
         { class: `die${die.magic ? " magic" : ""}${die.used_by !== null ? " used" : ""}`, "data-die": die.die },
         el("span", { class: "pips", text: die.value === null ? "?" : String(die.value) }),
-        el("small", { text: `${die.die}${die.used_by !== null ? ` · P${die.used_by + 1}` : ""}` }),
+        el("small", { text: `${die.die}${die.used_by !== null ? ` · player ${die.used_by}` : ""}` }),
       );
       dice.append(clickable(node, [die.die], `${die.magic ? "magic" : "physical"} die ${die.die} showing ${die.value ?? "?"}`));
     }
@@ -287,7 +287,7 @@ export function createAxiaBoard(): Board {
         el(
           "div",
           { class: "opponent" },
-          el("h4", { text: `Player ${i + 1} · ${player.score ?? "?"} VP · ${player.hand_count} in hand · ${player.item_count} items${player.committed ? " · placed" : ""}` }),
+          el("h4", { text: `Player ${i} · ${player.score ?? "?"} VP · ${player.hand_count} in hand · ${player.item_count} items${player.committed ? " · placed" : ""}` }),
           territory(player, i, false),
         ),
       );
@@ -322,7 +322,7 @@ export function createAxiaBoard(): Board {
     const scores = el("table", { class: "score-sheet", id: "score-sheet" }, el("tr", {}, el("th", { text: "Slayer" }), el("th", { text: "Score" }), el("th", { text: "Defeated" })));
     view.players.forEach((player, i) => {
       const defeated = [...player.marks].filter((m) => m === "X").length;
-      scores.append(el("tr", { class: i === me ? "me" : "" }, el("td", { text: `Player ${i + 1}${i === me ? " (you)" : ""}` }), el("td", { text: String(player.score ?? "?") }), el("td", { text: String(defeated) })));
+      scores.append(el("tr", { class: i === me ? "me" : "" }, el("td", { text: `Player ${i}${i === me ? " (you)" : ""}` }), el("td", { text: String(player.score ?? "?") }), el("td", { text: String(defeated) })));
     });
 
     const parts: (HTMLElement | null)[] = [

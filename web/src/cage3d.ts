@@ -113,7 +113,7 @@ export function replayCage(game: string, record: GameRecord, ply: number): Recor
 }
 
 export function createCageBoard(): Board {
-  const stage = createStage("Rubik's Cage in 3D", new THREE.Vector3(4.2, 4.0, 6.6), new THREE.Vector3(0, -0.1, 0));
+  const stage = createStage("Rubik's Cage in 3D", new THREE.Vector3(5.6, 5.2, 8.8), new THREE.Vector3(0, -0.3, 0));
   const { scene } = stage;
   const root = new THREE.Group();
   scene.add(root);

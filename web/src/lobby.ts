@@ -82,7 +82,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
       select.append(el("option", { value: "open", text: "Another player (share a link)" }));
       for (const agent of agents) select.append(el("option", { value: `bot:${agent}`, text: `Bot: ${agent}` }));
       select.value = previous[i] ?? (i === 0 ? "you" : agents.includes("greedy") ? "bot:greedy" : `bot:${agents[0]}`);
-      const label = game.name === "axiom" ? (i === 0 ? "Black (moves first)" : "White") : `Player ${i + 1}${i === 0 ? " (moves first)" : ""}`;
+      const label = game.name === "axiom" ? (i === 0 ? "Black (moves first)" : "White") : `Player ${i}${i === 0 ? " (moves first)" : ""}`;
       seatsBox.append(el("div", { class: "row" }, el("label", { for: `seat-${i}`, text: label }), select));
     }
   }
@@ -93,6 +93,8 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     optionsBox.replaceChildren(el("legend", { text: "Options" }));
     const range = playerRange(game);
     for (const option of game.options) {
+      // A card-file path names a file on the server: not a choice for a browser player.
+      if (option.name === "cards") continue;
       const id = `opt-${option.name}`;
       let input: HTMLInputElement | HTMLSelectElement;
       if (option.name === "players" && range) {
@@ -203,6 +205,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
 }
 
 function seatWords(match: MatchSummary): string {
+  if (!match.seats) return "";
   return match.seats
     .map((s) => (s.kind === "bot" ? `bot ${s.agent ?? s.name ?? ""}` : s.taken ? s.name || "player" : "free seat"))
     .join(" · ");
@@ -220,13 +223,23 @@ function matchTable(matches: MatchSummary[], status: string): HTMLElement {
     if (status === "open") open("Join", `/play/${match.id}`);
     if (status !== "finished") open("Watch", `/play/${match.id}?watch=1`);
     else open("Replay", `/play/${match.id}?replay=1`);
-    const result = match.result_text ? ` — ${match.result_text}` : "";
+    let result = match.result_text ? ` — ${match.result_text}` : "";
+    if (!result && match.result) {
+      const best = Math.max(...match.result);
+      const winners = match.result.map((r, i) => (r === best ? i + 1 : 0)).filter(Boolean);
+      result = match.result.every((r) => r === best) ? " — draw" : ` — won by player ${winners.join(" & ")}`;
+    }
     list.append(
       el(
         "li",
         { "data-match": match.id },
         el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== baseGame(match.game) ? match.game : ""} `),
-        el("span", { class: "who muted", text: `${seatWords(match)} · ${match.plies} moves${result}` }),
+        el("span", {
+          class: "who muted",
+          text: [seatWords(match), match.plies !== undefined ? `${match.plies} moves` : "", match.created ? new Date(match.created + "Z").toLocaleString() : ""]
+            .filter(Boolean)
+            .join(" · ") + result,
+        }),
         actions,
       ),
     );

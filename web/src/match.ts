@@ -12,7 +12,7 @@ const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", a
 
 function seatLabel(game: string, seat: number): string {
   if (baseGame(game) === "axiom") return seat === 0 ? "Black" : "White";
-  return `Player ${seat + 1}`;
+  return `Player ${seat}`;
 }
 
 function createBoard(game: string): Board {
@@ -255,7 +255,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   function renderMoves(moves: string[] | undefined, highlight: number | null): void {
     moveList.replaceChildren();
     if (moves === undefined) {
-      moveList.append(el("li", { class: "muted", text: `${state?.plies ?? 0} moves (hidden information: shown after the game)` }));
+      moveList.append(el("li", { class: "muted hidden-moves", text: `${state?.plies ?? 0} moves (hidden information: shown after the game)` }));
       return;
     }
     moves.forEach((move, i) => {

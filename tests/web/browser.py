@@ -1,0 +1,110 @@
+"""A thin Selenium wrapper over headless Debian Chromium with explicit waits."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+T = TypeVar("T")
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    "--ignore-gpu-blocklist",
+]
+
+
+class Browser:
+    """One Chromium session; methods wait explicitly for what they need."""
+
+    def __init__(self, driver: webdriver.Chrome, profile: tempfile.TemporaryDirectory[str]) -> None:
+        self.driver = driver
+        self.profile = profile
+
+    @classmethod
+    def start(cls, chromium: str, chromedriver: str, width: int, height: int) -> Browser:
+        profile = tempfile.TemporaryDirectory(prefix="gameshelf-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium
+        for flag in FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--window-size={width},{height}")
+        options.add_argument(f"--user-data-dir={profile.name}")
+        driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
+        driver.set_page_load_timeout(30)
+        return cls(driver, profile)
+
+    def quit(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            self.profile.cleanup()
+
+    def open(self, url: str) -> None:
+        self.driver.get(url)
+
+    def wait(self, condition: Callable[[], T | None], timeout: float = 20, what: str = "") -> T:
+        """Poll ``condition`` until it returns something truthy; fail naming ``what``."""
+
+        def check(_: Any) -> T | None:
+            try:
+                return condition()
+            except (StaleElementReferenceException, WebDriverException):
+                return None
+
+        result: T = WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
+            check, message=f"timed out waiting for {what or condition}"
+        )
+        return result
+
+    def find(self, css: str, timeout: float = 20) -> WebElement:
+        def visible() -> WebElement | None:
+            for element in self.driver.find_elements(By.CSS_SELECTOR, css):
+                if element.is_displayed():
+                    return element
+            return None
+
+        return self.wait(visible, timeout, f"a visible {css!r}")
+
+    def finds(self, css: str) -> list[WebElement]:
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def click(self, css: str, timeout: float = 20) -> None:
+        element = self.wait(
+            lambda: next(
+                (e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None
+            ),
+            timeout,
+            f"an enabled {css!r}",
+        )
+        element.click()
+
+    def select(self, css: str, value: str) -> None:
+        Select(self.find(css)).select_by_value(value)
+
+    def text(self, css: str) -> str:
+        return self.find(css).text
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def screenshot(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.driver.save_screenshot(str(path))

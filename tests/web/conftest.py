@@ -1,0 +1,115 @@
+"""Browser fixtures: a real server on a free port (temp SQLite) and headless Debian Chromium.
+
+The web suite never skips: a missing build (``scripts/build-web.sh``) or a missing browser
+(``apt-get install chromium chromium-driver``) is a failure with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from gameshelf.server import create_app
+from gameshelf.server.app import static_dir
+
+SCREENSHOTS = Path(os.environ.get("GAMESHELF_WEB_SCREENSHOTS", "out/web-screenshots"))
+CHROMIUM = os.environ.get("GAMESHELF_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("GAMESHELF_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+class WebServer:
+    """uvicorn serving the app (with the built table) in a background thread."""
+
+    def __init__(self, database_url: str) -> None:
+        config = uvicorn.Config(
+            create_app(database_url, bot_workers=0),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+def _require_build() -> None:
+    folder = static_dir()
+    if folder is None or not (folder / "index.html").is_file():
+        pytest.fail(
+            "the browser table is not built (no index.html in the server's static folder): "
+            "run scripts/build-web.sh first",
+            pytrace=False,
+        )
+
+
+def _require_browser() -> None:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not (Path(p).exists() or shutil.which(p))]
+    if missing:
+        pytest.fail(
+            f"headless Chromium is needed for the web tests; missing {', '.join(missing)} "
+            "(apt-get install chromium chromium-driver)",
+            pytrace=False,
+        )
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        pytest.fail("the web tests need selenium: pip install selenium", pytrace=False)
+
+
+@pytest.fixture
+def web_server(tmp_path: Path) -> Iterator[WebServer]:
+    _require_build()
+    server = WebServer(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    yield server
+    server.stop()
+
+
+BrowserFactory = Callable[..., "Browser"]
+
+
+@pytest.fixture
+def browser_factory(request: pytest.FixtureRequest) -> Iterator[BrowserFactory]:
+    """Start headless Chromium sessions (each its own profile); all are closed at the end."""
+    _require_browser()
+    from .browser import Browser
+
+    started: list[Browser] = []
+
+    def start(width: int = 1280, height: int = 900) -> Browser:
+        browser = Browser.start(CHROMIUM, CHROMEDRIVER, width, height)
+        started.append(browser)
+        return browser
+
+    yield start
+    failed = getattr(request.node, "rep_call", None)
+    for index, browser in enumerate(started):
+        if failed is not None and failed.failed:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            browser.driver.save_screenshot(str(SCREENSHOTS / f"FAILED-{request.node.name}-{index}.png"))
+        browser.quit()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call":
+        item.rep_call = report  # type: ignore[attr-defined]

@@ -1,0 +1,82 @@
+"""Lobby and match-page steps shared by the browser tests (all through the UI)."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from .browser import Browser
+
+# Returns null while nothing is to be done; {"over": true} once the game-over screen shows;
+# otherwise {"version": n, "moves": [...]} when this browser may move on a version it has not
+# moved on yet.
+TURN_PROBE = """
+const last = arguments[0];
+const over = document.getElementById('game-over');
+if (over && !over.hidden) return {over: true};
+const box = document.getElementById('legal-moves');
+if (!box || box.getAttribute('data-ready') !== 'true') return null;
+const version = Number(box.getAttribute('data-version'));
+if (version === last) return null;
+const moves = [...box.querySelectorAll('button[data-move]')].map(b => b.getAttribute('data-move'));
+return moves.length ? {version, moves} : null;
+"""
+
+Chooser = Callable[[Browser, list[str], int], None]
+
+
+def api(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return json.load(response)
+
+
+def create_match(
+    browser: Browser,
+    base: str,
+    game: str,
+    seats: list[str],
+    options: dict[str, str] | None = None,
+) -> str:
+    """Create a match through the lobby form; returns the match id from the page's URL."""
+    browser.open(base + "/")
+    browser.select("#game-select", game)
+    for name, value in (options or {}).items():
+        field = browser.find(f"[data-option={name}]")
+        if field.tag_name == "select":
+            browser.select(f"[data-option={name}]", value)
+        else:
+            field.clear()
+            field.send_keys(value)
+    for index, seat in enumerate(seats):
+        browser.select(f"#seat-{index}", seat)
+    browser.click("#create-button")
+    url: str = browser.wait(
+        lambda: browser.driver.current_url if "/play/" in browser.driver.current_url else None,
+        what="the match page",
+    )
+    browser.find("#legal-moves")
+    return url.split("/play/")[1].split("?")[0]
+
+
+def play_to_end(browser: Browser, choose: Chooser, max_turns: int = 400, timeout: float = 60) -> int:
+    """Play this browser's turns (via ``choose``) until the game-over screen shows."""
+    last = -1
+    for turn in range(max_turns):
+        probe: dict[str, Any] = browser.wait(
+            lambda: browser.js(TURN_PROBE, last), timeout, "my turn or the game-over screen"
+        )
+        if probe.get("over"):
+            return turn
+        last = int(probe["version"])
+        choose(browser, list(probe["moves"]), turn)
+    raise AssertionError(f"the game did not end within {max_turns} turns")
+
+
+def click_move_button(browser: Browser, move: str) -> None:
+    browser.click(f'#legal-moves button[data-move="{move}"]')
+
+
+def first_move(browser: Browser, moves: list[str], turn: int) -> None:
+    click_move_button(browser, moves[0])

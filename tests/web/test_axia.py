@@ -1,0 +1,63 @@
+"""AXIA in the browser: every choice made by clicking the table (dice, spaces, cards, slots)."""
+
+from __future__ import annotations
+
+from .browser import Browser
+from .conftest import SCREENSHOTS, BrowserFactory, WebServer
+from .helpers import api, click_move_button, create_match, play_to_end
+
+SENT = """
+const box = document.getElementById('legal-moves');
+return box.getAttribute('data-ready') !== 'true' || box.getAttribute('data-version') !== arguments[0];
+"""
+VERSION = "return document.getElementById('legal-moves').getAttribute('data-version')"
+
+
+def axia_through_table(browser: Browser, moves: list[str], turn: int) -> None:
+    """Click the table's things named in a move (die, space, card, cell, slot) in order."""
+    move = moves[(turn * 5) % len(moves)]
+    words = move.replace(">", " ").replace("@", " ").replace("+", " ").replace(",", " ").split()
+    things = [w for w in words if w not in {"hit", "defeat", "zorak", "item"}]
+    if move.startswith("take "):
+        things = [move]
+    version = browser.js(VERSION)
+    clicked = False
+    for thing in things:
+        found = browser.finds(f'.axia-board .live[data-tokens="{thing}"]')
+        if not found:
+            break
+        found[0].click()
+        clicked = True
+        if browser.js(SENT, version):
+            return
+    choice = browser.finds(f'#axia-choices button[data-move="{move}"]')
+    if clicked and choice:
+        choice[0].click()
+    else:
+        click_move_button(browser, move)
+
+
+def test_axia_against_a_bot_to_the_result(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    browser = browser_factory(width=1280, height=1100)
+    match = create_match(
+        browser, web_server.url, "axia", ["you", "bot:random"], {"first_game": "true"}
+    )
+    browser.find(".axia-board .territory.mine")
+    shot = {"taken": False}
+
+    def choose(b: Browser, moves: list[str], turn: int) -> None:
+        if not shot["taken"] and any(">" in m and m[0] in "PM" for m in moves):
+            b.screenshot(SCREENSHOTS / "axia.png")
+            shot["taken"] = True
+        axia_through_table(b, moves, turn)
+
+    turns = play_to_end(browser, choose, max_turns=600, timeout=90)
+    assert turns > 8
+    summary = api(web_server.url, f"/api/matches/{match}")
+    assert summary["status"] == "finished"
+    assert summary["result_text"] in browser.text("#result-text")
+    browser.screenshot(SCREENSHOTS / "axia-result.png")
+    browser.click("#close-over")
+    assert browser.find("#score-sheet").text.count("Player") == 2

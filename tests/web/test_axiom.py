@@ -1,0 +1,53 @@
+"""Axiom in the browser: pick pieces and their moves from the 3D board's picker to the end."""
+
+from __future__ import annotations
+
+from .browser import Browser
+from .conftest import SCREENSHOTS, BrowserFactory, WebServer
+from .helpers import api, create_match, play_to_end
+
+
+def axiom_through_picker(browser: Browser, moves: list[str], turn: int) -> None:
+    """Alternate sceptre and cube moves, always chosen through the board's piece picker."""
+    sceptres = [m for m in moves if m.startswith("S")]
+    cubes = [m for m in moves if m.startswith("C")]
+    pool = cubes if (turn % 2 == 0 and cubes) or not sceptres else sceptres
+    move = pool[(turn * 7) % len(pool)]
+    origin, rest = move.split(" ", 1)
+    browser.click(f'.axiom-picker button.piece[data-piece="{origin}"]')
+    if move.startswith("S"):
+        browser.click(f'.axiom-picker .destinations button[data-move="{move}"]')
+        return
+    target = rest.split(")")[0].split("(")[1]
+    browser.click(f'.axiom-picker button.target[data-target="{target}"]')
+    browser.click(f'.axiom-picker .placements button[data-move="{move}"]')
+
+
+def test_axiom_against_a_bot_to_the_result(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    browser = browser_factory()
+    match = create_match(
+        browser, web_server.url, "axiom", ["you", "bot:random"], {"max_plies": "40"}
+    )
+    assert api(web_server.url, f"/api/matches/{match}")["game"] == "axiom(max_plies=40)"
+    browser.find(".board-canvas")
+    # Selecting a sceptre lights its destinations (3D markers and buttons) from the legal moves.
+    sceptre = browser.find(".axiom-picker button.piece[data-piece^='S']")
+    origin = str(sceptre.get_attribute("data-piece"))
+    sceptre.click()
+    offered = {
+        str(b.get_attribute("data-move"))
+        for b in browser.finds(".axiom-picker .destinations button[data-move]")
+    }
+    legal = {
+        str(b.get_attribute("data-move")) for b in browser.finds("#legal-moves button[data-move]")
+    }
+    assert offered and offered == {m for m in legal if m.startswith(origin + " ")}
+    browser.screenshot(SCREENSHOTS / "axiom.png")
+    turns = play_to_end(browser, axiom_through_picker)
+    assert turns > 2
+    summary = api(web_server.url, f"/api/matches/{match}")
+    assert summary["status"] == "finished"
+    assert summary["result_text"] in browser.text("#result-text")
+    browser.screenshot(SCREENSHOTS / "axiom-result.png")

@@ -1,0 +1,168 @@
+"""Rubik's Cage in the browser: against a bot, two browsers live, hot-seat with undo, replay."""
+
+from __future__ import annotations
+
+from .browser import Browser
+from .conftest import SCREENSHOTS, BrowserFactory, WebServer
+from .helpers import api, create_match, play_to_end
+
+CAGE_CONTROLS = """
+const legal = new Set([...document.querySelectorAll('#legal-moves button[data-move]')]
+  .map(b => b.getAttribute('data-move')));
+const columns = [...document.querySelectorAll('.cage-grid button.column')]
+  .map(b => b.getAttribute('aria-label'));
+return {legal: [...legal], columns};
+"""
+
+
+def cage_through_board(browser: Browser, moves: list[str], turn: int) -> None:
+    """Drop with the board's colour palette and column buttons; every 5th turn twist or flip."""
+    turns = [m for m in moves if m.startswith("T") or m == "F"]
+    drops = [m for m in moves if m not in turns]
+    if turns and (turn % 5 == 4 or not drops):
+        browser.click(f'.cage-turns button[data-turn="{turns[turn % len(turns)]}"]')
+        return
+    move = drops[(turn * 3) % len(drops)]
+    browser.click(f'.palette button[data-colour="{move[0]}"]')
+    browser.wait(
+        lambda: browser.js(
+            "return document.querySelector(arguments[0]).getAttribute('aria-pressed')",
+            f'.palette button[data-colour="{move[0]}"]',
+        )
+        == "true",
+        what="the colour to be chosen",
+    )
+    browser.click(f'.cage-grid button.column[data-column="{move[1]}"]')
+
+
+def column_labels(browser: Browser) -> list[str]:
+    return [
+        str(e.get_attribute("aria-label")).split(";")[0]
+        for e in browser.finds(".cage-grid button.column")
+    ]
+
+
+def test_cage_against_a_bot_to_the_result_then_replay(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    browser = browser_factory()
+    match = create_match(browser, web_server.url, "cage", ["you", "bot:random"])
+    browser.find(".board-canvas")  # the 3D view is there (WebGL through SwiftShader)
+    # The forbidden reverse move, once there is one, is shown greyed out, never offered.
+    turns = play_to_end(browser, cage_through_board)
+    assert turns > 3
+    summary = api(web_server.url, f"/api/matches/{match}")
+    assert summary["status"] == "finished"
+    result = browser.text("#result-text")
+    assert summary["result_text"] in result
+    browser.screenshot(SCREENSHOTS / "cage-result.png")
+    browser.click("#close-over")
+    final = column_labels(browser)
+    browser.screenshot(SCREENSHOTS / "cage.png")
+
+    # Replay: step from the start to the end and land on the same picture.
+    browser.driver.refresh()
+    browser.click("#open-replay")
+    assert browser.find("#replay-ply").get_attribute("data-ply") == "0"
+    assert all(label.endswith("empty") for label in column_labels(browser))
+    plies = len(summary and api(web_server.url, f"/api/matches/{match}/record")["moves"])
+    browser.click("#replay-next")
+    browser.wait(lambda: browser.find("#replay-ply").get_attribute("data-ply") == "1", what="ply 1")
+    assert browser.find("#move-list li.current").get_attribute("data-ply") == "1"
+    assert sum(not label.endswith("empty") for label in column_labels(browser)) == 1
+    browser.click("#replay-next")
+    browser.click("#replay-prev")
+    browser.wait(lambda: browser.find("#replay-ply").get_attribute("data-ply") == "1", what="back")
+    browser.click("#replay-end")
+    browser.wait(
+        lambda: browser.find("#replay-ply").get_attribute("data-ply") == str(plies), what="end"
+    )
+    assert column_labels(browser) == final
+
+
+def test_two_browsers_play_each_other_live(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    ann, bob = browser_factory(), browser_factory(width=420, height=860)  # bob is on a phone
+    match = create_match(ann, web_server.url, "cage", ["you", "open"])
+    link = str(ann.find("#share-link").get_attribute("value"))
+    assert link.endswith(f"/play/{match}")  # the link carries the match id only
+    bob.open(link)
+    bob.click('.take-seat[data-seat="1"]')
+    for browser in (ann, bob):
+        browser.wait(
+            lambda b=browser: "move 0" in b.text("#status") and "Waiting" not in b.text("#status"),
+            what="the match to start",
+        )
+
+    plies = 0
+    last = {"ann": -1, "bob": -1}
+    while True:
+        over = [b.js("return !document.getElementById('game-over').hidden") for b in (ann, bob)]
+        if all(over):
+            break
+        for name, browser in (("ann", ann), ("bob", bob)):
+            probe = browser.js(
+                "const b=document.getElementById('legal-moves');"
+                "return b.getAttribute('data-ready')==='true' ? Number(b.dataset.version) : null"
+            )
+            if probe is not None and probe != last[name]:
+                last[name] = probe
+                moves = [
+                    str(e.get_attribute("data-move"))
+                    for e in browser.finds("#legal-moves button[data-move]")
+                ]
+                drops = [m for m in moves if m[0] in "WYROBG"]
+                move = (drops or moves)[0]
+                browser.click(f'#legal-moves button[data-move="{move}"]')
+                plies += 1
+                other = bob if browser is ann else ann
+                # The other browser sees the move live in its move list.
+                other.wait(
+                    lambda o=other, n=plies: len(o.finds("#move-list li[data-ply]")) >= n,
+                    what=f"move {plies} to reach the other browser",
+                )
+        assert plies < 200
+    assert ann.text("#result-text") and bob.text("#result-text")
+    assert api(web_server.url, f"/api/matches/{match}")["status"] == "finished"
+    bob.screenshot(SCREENSHOTS / "cage-phone.png")
+
+
+def test_hot_seat_undo_and_keyboard(web_server: WebServer, browser_factory: BrowserFactory) -> None:
+    browser = browser_factory()
+    create_match(browser, web_server.url, "cage", ["you", "you"])
+    browser.wait(lambda: "hot-seat" in browser.text("#status"), what="hot-seat status")
+    # Keyboard: type a move in the notation box and press Enter.
+    box = browser.find("#notation")
+    box.send_keys("r3\n")
+    browser.wait(lambda: len(browser.finds("#move-list li[data-ply]")) == 1, what="R3 played")
+    assert browser.text("#move-list li[data-ply='1']") == "R3"
+    browser.click("#undo")
+    browser.wait(lambda: not browser.finds("#move-list li[data-ply]"), what="the undo")
+    # An illegal move typed in is refused by the server and shown, changing nothing.
+    browser.find("#notation").send_keys("T1+\n")
+    browser.wait(lambda: len(browser.finds("#move-list li[data-ply]")) == 1, what="T1+")
+    browser.find("#notation").send_keys("T1-\n")
+    browser.wait(lambda: "illegal" in browser.text("#message").lower(), what="the refusal")
+    assert browser.finds('.cage-turns button[data-turn="T1-"].forbidden')
+    assert not browser.find('.cage-turns button[data-turn="T1-"]').is_enabled()
+    turns = play_to_end(browser, cage_through_board)
+    assert turns > 3 and browser.text("#result-text")
+
+
+def test_lobby_lists_and_spectating(web_server: WebServer, browser_factory: BrowserFactory) -> None:
+    browser = browser_factory()
+    match = create_match(browser, web_server.url, "cage", ["bot:random", "bot:random"])
+    browser.wait(
+        lambda: browser.js("return !document.getElementById('game-over').hidden"),
+        what="the bots to finish",
+    )
+    browser.open(web_server.url + "/")
+    browser.click(f'#matches-finished li[data-match="{match}"] a')
+    browser.find("#replay-range")  # a finished match opens as a replay
+    assert not browser.finds("#notation-form:not([hidden])")  # a spectator gets no move box
+    # A running match can be watched: the spectator sees moves arrive, with no move buttons.
+    running = create_match(browser, web_server.url, "cage", ["bot:random", "bot:random"])
+    browser.open(f"{web_server.url}/play/{running}?watch=1")
+    browser.wait(lambda: len(browser.finds("#move-list li[data-ply]")) > 0, what="moves")
+    assert not browser.finds("#legal-moves button[data-move]")
