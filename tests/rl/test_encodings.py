@@ -1,0 +1,157 @@
+"""Observation tensors: shapes, bounds, perspective, alignment with action ids, no leaks."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gameshelf.agents.determinize import axia_determinize
+from gameshelf.core.registry import load
+from gameshelf.games.axia.rules import AxiaState
+from gameshelf.rl.encodings import (
+    AxiaEncoder,
+    AxiomEncoder,
+    CageEncoder,
+    action_mask,
+    encoder_for,
+    relative_seats,
+)
+
+from .helpers import random_states
+
+GAMES = ["cage", "cage(players=3)", "cage(players=4)", "axiom", "axia", "axia(players=1)"]
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_every_tensor_has_the_declared_size_and_bounds(game_string: str) -> None:
+    encoder = encoder_for(load(game_string))
+    players = encoder.game.spec.num_players
+    for index, state in enumerate(random_states(game_string, seed=3)):
+        if index % 3 and not state.is_terminal():
+            continue
+        for player in range(players):
+            tensor = encoder.encode(state, player)
+            assert tensor.shape == (encoder.size,)
+            assert tensor.dtype == np.float32
+            assert np.all(tensor >= 0.0)
+            assert np.all(tensor <= encoder.high)
+
+
+def test_encoder_for_rejects_an_unknown_game() -> None:
+    class Fake:
+        class spec:  # noqa: N801
+            name = "chess"
+
+    with pytest.raises(ValueError, match="chess"):
+        encoder_for(Fake())  # type: ignore[arg-type]
+
+
+def test_relative_seats() -> None:
+    assert relative_seats(2, 4) == [2, 3, 0, 1]
+    assert relative_seats(0, 1) == [0]
+
+
+def test_cage_board_planes_are_relative_to_the_viewer() -> None:
+    game = load("cage")
+    state = game.new_initial_state()
+    state.play("W0")  # player 0 drops white (its first colour) into column 0
+    encoder = encoder_for(game)
+    assert isinstance(encoder, CageEncoder)
+    _, mine = encoder.new_buffer()
+    encoder.fill(state, 0, mine)
+    _, theirs = encoder.new_buffer()
+    encoder.fill(state, 1, theirs)
+    assert mine["board"][0, 0, 0] == 1.0  # plane 0 = the viewer's first colour
+    assert theirs["board"][3, 0, 0] == 1.0  # for player 1 white is the opponent's first colour
+    assert mine["board"][6].sum() == 23  # empty plane
+    assert mine["last_move"][0] == 1.0
+    assert mine["to_move"][1] == 1.0 and theirs["to_move"][0] == 1.0
+    assert mine["left"][0] == pytest.approx(3 / 12)
+
+
+def test_axiom_cube_rows_follow_the_action_ranks() -> None:
+    game = load("axiom")
+    state = game.new_initial_state()
+    encoder = encoder_for(game)
+    assert isinstance(encoder, AxiomEncoder)
+    _, views = encoder.new_buffer()
+    encoder.fill(state, 0, views)
+    cells = sorted(state.cubes)  # type: ignore[attr-defined]
+    for action in state.legal_actions():
+        if action >= 864:
+            continue
+        source_rank = action // 72
+        text = state.action_to_string(action)  # "S(x,y,z) S(...)face"
+        source = tuple(int(v) for v in text.split()[0][2:-1].split(","))
+        assert cells[source_rank] == source
+        row = views["cubes"][source_rank]
+        assert row[0] == 1.0
+        held = views["sceptres"][:, 2 + source_rank]
+        assert held.sum() == 1.0  # the row's cube carries the moving sceptre
+    assert views["cubes"][:, 0].sum() == 12
+    assert views["sceptres"][:2, 1].sum() == 2  # own sceptres first
+    assert views["side"][0] == 1.0 and views["side"][1] == 1.0
+
+
+def test_action_mask_marks_exactly_the_legal_actions() -> None:
+    game = load("axiom")
+    state = game.new_initial_state()
+    mask = action_mask(state, game.spec.num_distinct_actions)
+    assert mask.dtype == np.int8
+    assert sorted(np.flatnonzero(mask).tolist()) == state.legal_actions()
+    assert mask.sum() == 32
+
+
+def _axia_states(game_string: str, seed: int) -> list[AxiaState]:
+    states = []
+    for index, state in enumerate(random_states(game_string, seed)):
+        if index % 7 == 0 and isinstance(state, AxiaState):
+            states.append(state.clone())
+    return states
+
+
+@pytest.mark.parametrize("game_string", ["axia", "axia(players=3,prioritize_objectives=true)"])
+def test_axia_tensor_is_blind_to_other_seats_hidden_cards(game_string: str) -> None:
+    """Redealing every card a seat cannot see never changes that seat's tensor or string,
+    while the redealt worlds do differ (so the check has teeth)."""
+    encoder = encoder_for(load(game_string))
+    rng = random.Random(5)
+    differing = 0
+    for state in _axia_states(game_string, seed=11):
+        for player in range(state.game.n):
+            world = axia_determinize(state, player, rng)
+            assert isinstance(world, AxiaState)
+            others = [q for q in range(state.game.n) if q != player]
+            if any(world.hands[q] != state.hands[q] for q in others):
+                differing += 1
+            assert np.array_equal(encoder.encode(state, player), encoder.encode(world, player))
+            assert encoder.text(state, player) == encoder.text(world, player)
+    assert differing > 5
+
+
+def test_axia_private_pieces_hold_only_the_viewers_cards() -> None:
+    game = load("axia(players=3)")
+    encoder = encoder_for(game)
+    assert isinstance(encoder, AxiaEncoder)
+    checked = 0
+    for state in _axia_states("axia(players=3)", seed=2):
+        for player in range(3):
+            _, views = encoder.new_buffer()
+            encoder.fill(state, player, views)
+            assert sorted(np.flatnonzero(views["hand"]).tolist()) == sorted(state.hands[player])
+            assert sorted(np.flatnonzero(views["items"]).tolist()) == sorted(state.items[player])
+            checked += bool(state.hands[player])
+    assert checked > 10
+
+
+def test_axia_public_view_tensor_has_no_private_section() -> None:
+    game = load("axia")
+    encoder = encoder_for(game)
+    assert isinstance(encoder, AxiaEncoder)
+    state = _axia_states("axia", seed=4)[5]
+    assert state.hands[0]
+    _, views = encoder.new_buffer()
+    encoder.fill_view(state.view(None), 0, views)
+    assert views["hand"].sum() == 0 and views["offer"].sum() == 0
