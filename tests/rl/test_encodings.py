@@ -41,7 +41,7 @@ def test_every_tensor_has_the_declared_size_and_bounds(game_string: str) -> None
 
 def test_encoder_for_rejects_an_unknown_game() -> None:
     class Fake:
-        class spec:  # noqa: N801
+        class spec:
             name = "chess"
 
     with pytest.raises(ValueError, match="chess"):

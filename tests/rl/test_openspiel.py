@@ -220,6 +220,17 @@ def _play_with(game: object, choose: object, rng: np.random.RandomState) -> obje
     return state
 
 
+def _seat_zero(bot: object, rng: np.random.RandomState) -> object:
+    """Seat 0 asks ``bot``; every other seat plays uniformly at random."""
+
+    def choose(state: object) -> int:
+        if state.current_player() == 0:  # type: ignore[attr-defined]
+            return int(bot.step(state))  # type: ignore[attr-defined]
+        return int(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+
+    return choose
+
+
 @pytest.mark.parametrize("game_string", ["gameshelf_cage", "gameshelf_axiom(max_plies=16)"])
 def test_openspiel_mcts_bot_plays_complete_games(game_string: str) -> None:
     game = pyspiel.load_game(game_string)
@@ -238,11 +249,7 @@ def test_openspiel_mcts_bot_beats_random_play_on_the_cage() -> None:
     bot = mcts.MCTSBot(game, 2.0, 60, evaluator, random_state=rng)
     score = 0.0
     for _ in range(4):
-        state = _play_with(
-            game,
-            lambda s: bot.step(s) if s.current_player() == 0 else int(rng.choice(s.legal_actions())),
-            rng,
-        )
+        state = _play_with(game, _seat_zero(bot, rng), rng)
         score += state.returns()[0]
     assert score >= 2.0
 
@@ -253,11 +260,7 @@ def test_openspiel_ismcts_bot_plays_complete_games(game_string: str) -> None:
     rng = np.random.RandomState(3)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 6, random_state=rng)
-    state = _play_with(
-        game,
-        lambda s: bot.step(s) if s.current_player() == 0 else int(rng.choice(s.legal_actions())),
-        rng,
-    )
+    state = _play_with(game, _seat_zero(bot, rng), rng)
     assert state.is_terminal()
     spec = load(game_string.removeprefix("gameshelf_")).spec
     assert all(spec.min_utility <= value <= spec.max_utility for value in state.returns())

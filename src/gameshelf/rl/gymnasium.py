@@ -113,9 +113,7 @@ class GameshelfEnv(gym.Env[Observation, np.int64]):
         self._advance()
         return self._observation(), self._info()
 
-    def step(
-        self, action: Any
-    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play ``action`` for our seat, then let the others move until our next turn."""
         state = self.state
         if state.is_terminal():
