@@ -43,19 +43,15 @@ def choose(table: QTable, obs: dict[str, np.ndarray], epsilon: float, rng: rando
     return rng.choice([a for a in actions if values.get(a, 0.0) == best])
 
 
-def evaluate(env: gym.Env, policy: str, table: QTable, episodes: int, seed: int) -> list[int]:
-    """Wins, draws and losses of seat 0 over ``episodes`` games."""
+def evaluate(env: gym.Env, epsilon: float, table: QTable, episodes: int, seed: int) -> list[int]:
+    """Wins, draws and losses of seat 0 over ``episodes`` games (``epsilon=1``: random play)."""
     rng = random.Random(seed)
     counts = [0, 0, 0]
     for episode in range(episodes):
         obs, _ = env.reset(seed=seed + episode)
         done, reward = False, 0.0
         while not done:
-            if policy == "random":
-                action = rng.choice(legal(obs))
-            else:
-                action = choose(table, obs, 0.0, rng)
-            obs, reward, done, _, _ = env.step(action)
+            obs, reward, done, _, _ = env.step(choose(table, obs, epsilon, rng))
         counts[0 if reward > 0 else 1 if reward == 0 else 2] += 1
     return counts
 
@@ -94,10 +90,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
 
     env = gym.make("gameshelf/Cage-v0", game=GAME, opponent=args.opponent)
     start = time.perf_counter()
-    before = evaluate(env, "random", defaultdict(dict), args.eval, args.seed)
+    before = evaluate(env, 1.0, defaultdict(dict), args.eval, args.seed)
     table, steps = train(env, args.episodes, args.seed)
     trained = time.perf_counter()
-    after = evaluate(env, "greedy", table, args.eval, args.seed)
+    after = evaluate(env, 0.0, table, args.eval, args.seed)
     elapsed = time.perf_counter() - start
     print(f"{GAME} against the {args.opponent} bot, seat 0")
     print(f"random policy   wins/draws/losses: {before[0]}/{before[1]}/{before[2]}")
