@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -69,10 +69,10 @@ class Browser:
             except (StaleElementReferenceException, WebDriverException):
                 return None
 
-        result: T = WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
+        result = WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
             check, message=f"timed out waiting for {what or condition}"
         )
-        return result
+        return cast(T, result)
 
     def find(self, css: str, timeout: float = 20) -> WebElement:
         def visible() -> WebElement | None:
@@ -88,9 +88,7 @@ class Browser:
 
     def click(self, css: str, timeout: float = 20) -> None:
         element = self.wait(
-            lambda: next(
-                (e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None
-            ),
+            lambda: next((e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None),
             timeout,
             f"an enabled {css!r}",
         )

@@ -19,6 +19,8 @@ import uvicorn
 from gameshelf.server import create_app
 from gameshelf.server.app import static_dir
 
+from .browser import Browser
+
 SCREENSHOTS = Path(os.environ.get("GAMESHELF_WEB_SCREENSHOTS", "out/web-screenshots"))
 CHROMIUM = os.environ.get("GAMESHELF_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("GAMESHELF_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -68,10 +70,6 @@ def _require_browser() -> None:
             "(apt-get install chromium chromium-driver)",
             pytrace=False,
         )
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        pytest.fail("the web tests need selenium: pip install selenium", pytrace=False)
 
 
 @pytest.fixture
@@ -82,15 +80,13 @@ def web_server(tmp_path: Path) -> Iterator[WebServer]:
     server.stop()
 
 
-BrowserFactory = Callable[..., "Browser"]
+BrowserFactory = Callable[..., Browser]
 
 
 @pytest.fixture
 def browser_factory(request: pytest.FixtureRequest) -> Iterator[BrowserFactory]:
     """Start headless Chromium sessions (each its own profile); all are closed at the end."""
     _require_browser()
-    from .browser import Browser
-
     started: list[Browser] = []
 
     def start(width: int = 1280, height: int = 900) -> Browser:
@@ -103,7 +99,8 @@ def browser_factory(request: pytest.FixtureRequest) -> Iterator[BrowserFactory]:
     for index, browser in enumerate(started):
         if failed is not None and failed.failed:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            browser.driver.save_screenshot(str(SCREENSHOTS / f"FAILED-{request.node.name}-{index}.png"))
+            name = f"FAILED-{request.node.name}-{index}.png"
+            browser.driver.save_screenshot(str(SCREENSHOTS / name))
         browser.quit()
 
 

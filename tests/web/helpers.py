@@ -60,13 +60,23 @@ def create_match(
     return url.split("/play/")[1].split("?")[0]
 
 
-def play_to_end(browser: Browser, choose: Chooser, max_turns: int = 400, timeout: float = 60) -> int:
+def wait_turn(browser: Browser, last: int, timeout: float = 60) -> dict[str, Any]:
+    """Wait until this browser may move on a version other than ``last``, or the game is over."""
+
+    def my_turn() -> dict[str, Any] | None:
+        result: dict[str, Any] | None = browser.js(TURN_PROBE, last)
+        return result
+
+    return browser.wait(my_turn, timeout, "my turn or the game-over screen")
+
+
+def play_to_end(
+    browser: Browser, choose: Chooser, max_turns: int = 400, timeout: float = 60
+) -> int:
     """Play this browser's turns (via ``choose``) until the game-over screen shows."""
     last = -1
     for turn in range(max_turns):
-        probe: dict[str, Any] = browser.wait(
-            lambda: browser.js(TURN_PROBE, last), timeout, "my turn or the game-over screen"
-        )
+        probe = wait_turn(browser, last, timeout)
         if probe.get("over"):
             return turn
         last = int(probe["version"])

@@ -8,7 +8,8 @@ from .helpers import api, click_move_button, create_match, play_to_end
 
 SENT = """
 const box = document.getElementById('legal-moves');
-return box.getAttribute('data-ready') !== 'true' || box.getAttribute('data-version') !== arguments[0];
+return box.getAttribute('data-ready') !== 'true'
+  || box.getAttribute('data-version') !== arguments[0];
 """
 VERSION = "return document.getElementById('legal-moves').getAttribute('data-version')"
 

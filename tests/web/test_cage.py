@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
-from .helpers import api, create_match, play_to_end
+from .helpers import api, click_move_button, create_match, play_to_end, wait_turn
 
 CAGE_CONTROLS = """
 const legal = new Set([...document.querySelectorAll('#legal-moves button[data-move]')]
@@ -25,11 +25,13 @@ def cage_through_board(browser: Browser, moves: list[str], turn: int) -> None:
     move = drops[(turn * 3) % len(drops)]
     browser.click(f'.palette button[data-colour="{move[0]}"]')
     browser.wait(
-        lambda: browser.js(
-            "return document.querySelector(arguments[0]).getAttribute('aria-pressed')",
-            f'.palette button[data-colour="{move[0]}"]',
-        )
-        == "true",
+        lambda: (
+            browser.js(
+                "return document.querySelector(arguments[0]).getAttribute('aria-pressed')",
+                f'.palette button[data-colour="{move[0]}"]',
+            )
+            == "true"
+        ),
         what="the colour to be chosen",
     )
     browser.click(f'.cage-grid button.column[data-column="{move[1]}"]')
@@ -90,39 +92,29 @@ def test_two_browsers_play_each_other_live(
     bob.open(link)
     bob.click('.take-seat[data-seat="1"]')
     for browser in (ann, bob):
-        browser.wait(
-            lambda b=browser: "move 0" in b.text("#status") and "Waiting" not in b.text("#status"),
-            what="the match to start",
-        )
 
-    plies = 0
-    last = {"ann": -1, "bob": -1}
-    while True:
-        over = [b.js("return !document.getElementById('game-over').hidden") for b in (ann, bob)]
-        if all(over):
+        def started(b: Browser = browser) -> bool:
+            return "to move" in b.text("#status") or "Your turn" in b.text("#status")
+
+        browser.wait(started, what="the match to start in both browsers")
+
+    # Ann (player 0) and Bob (player 1) alternate; each move shows up live in the other browser.
+    last = {id(ann): -1, id(bob): -1}
+    for ply in range(1, 200):
+        mover, other = (ann, bob) if ply % 2 else (bob, ann)
+        probe = wait_turn(mover, last[id(mover)])
+        if probe.get("over"):
             break
-        for name, browser in (("ann", ann), ("bob", bob)):
-            probe = browser.js(
-                "const b=document.getElementById('legal-moves');"
-                "return b.getAttribute('data-ready')==='true' ? Number(b.dataset.version) : null"
-            )
-            if probe is not None and probe != last[name]:
-                last[name] = probe
-                moves = [
-                    str(e.get_attribute("data-move"))
-                    for e in browser.finds("#legal-moves button[data-move]")
-                ]
-                drops = [m for m in moves if m[0] in "WYROBG"]
-                move = (drops or moves)[0]
-                browser.click(f'#legal-moves button[data-move="{move}"]')
-                plies += 1
-                other = bob if browser is ann else ann
-                # The other browser sees the move live in its move list.
-                other.wait(
-                    lambda o=other, n=plies: len(o.finds("#move-list li[data-ply]")) >= n,
-                    what=f"move {plies} to reach the other browser",
-                )
-        assert plies < 200
+        last[id(mover)] = int(probe["version"])
+        drops = [m for m in probe["moves"] if m[0] in "WYROBG"]
+        click_move_button(mover, (drops or probe["moves"])[0])
+
+        def arrived(o: Browser = other, n: int = ply) -> bool:
+            return len(o.finds("#move-list li[data-ply]")) >= n
+
+        other.wait(arrived, what=f"move {ply} to reach the other browser")
+    for browser in (ann, bob):
+        browser.find("#game-over #result-text")
     assert ann.text("#result-text") and bob.text("#result-text")
     assert api(web_server.url, f"/api/matches/{match}")["status"] == "finished"
     bob.screenshot(SCREENSHOTS / "cage-phone.png")
