@@ -51,3 +51,16 @@ def test_axiom_against_a_bot_to_the_result(
     assert summary["status"] == "finished"
     assert summary["result_text"] in browser.text("#result-text")
     browser.screenshot(SCREENSHOTS / "axiom-result.png")
+    final = browser.find(".axiom-board").get_attribute("data-pieces")
+    # The replay rebuilds the pictures move by move and ends on the same position.
+    browser.click("#open-replay")
+    start = browser.find(".axiom-board").get_attribute("data-pieces")
+    assert start != final and start is not None and start.count("; ") == 15
+    browser.click("#replay-next")
+    browser.wait(lambda: browser.find("#replay-ply").get_attribute("data-ply") == "1", what="ply 1")
+    assert browser.find(".axiom-board").get_attribute("data-pieces") != start
+    browser.click("#replay-end")
+    browser.wait(
+        lambda: browser.find(".axiom-board").get_attribute("data-pieces") == final,
+        what="the replay's last picture to equal the final position",
+    )

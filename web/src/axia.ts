@@ -329,11 +329,22 @@ export function createAxiaBoard(): Board {
       head,
       el("div", { class: "axia-row" }, el("section", {}, el("h3", { text: "Dice" }), dice), el("section", {}, el("h3", { text: "Face-up row" }), row)),
       choices,
-      mine
-        ? el("section", { class: "my-area" }, el("h3", { text: `Your territory · ${mine.score ?? 0} VP` }), territory(mine, me!, true))
-        : null,
-      mine ? el("section", {}, el("h3", { text: "Your hand, items and offers" }), hand) : null,
-      el("section", {}, el("h3", { text: mine ? "Opponents" : "Territories" }), others),
+      el(
+        "div",
+        { class: "axia-main" },
+        mine
+          ? el(
+              "section",
+              { class: "my-area" },
+              el("h3", { text: `Your territory · ${mine.score ?? 0} VP` }),
+              territory(mine, me!, true),
+              el("p", { class: "legend muted", text: "P / ✦M: die needed · number: critical · ╱ wounded · ✕ defeated · slots: R rows (left), C columns (top)" }),
+              el("h3", { text: "Your hand, items and offers" }),
+              hand,
+            )
+          : null,
+        el("section", { class: "others" }, el("h3", { text: mine ? "Opponents" : "Territories" }), others),
+      ),
       el("section", {}, el("h3", { text: view.phase === "over" ? "Final score sheet" : "Scores" }), scores, view.solo_rank ? el("p", { class: "rank", text: `Solo rank: ${view.solo_rank}` }) : null),
       customCards ? el("p", { class: "muted", text: "This match uses its own card file: spaces show their names only." }) : null,
     ];

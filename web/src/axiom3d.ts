@@ -74,7 +74,7 @@ const CUBE = { black: 0x34343c, white: 0xece6d6 };
 const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
 
 export function createAxiomBoard(): Board {
-  const stage = createStage("Axiom in 3D", new THREE.Vector3(4.5, 5.5, 6.5), new THREE.Vector3(0, 1, -0.5));
+  const stage = createStage("Axiom in 3D", new THREE.Vector3(3.6, 4.4, 5.4), new THREE.Vector3(0, 0.9, -0.5));
   const { scene } = stage;
   const table = new THREE.Mesh(new THREE.CircleGeometry(6, 48), new THREE.MeshStandardMaterial({ color: 0x9c7b55, roughness: 0.9 }));
   table.rotation.x = -Math.PI / 2;
@@ -161,8 +161,7 @@ export function createAxiomBoard(): Board {
     disposeGroup(pieces);
     disposeGroup(markers);
     const view = context?.view as { position?: string } | undefined;
-    const lastMove = context ? (context.view as { last_move?: string }).last_move : undefined;
-    const moved = typeof lastMove === "string" ? parseAxiomMove(lastMove) : null;
+    const moved = context?.lastMove ? parseAxiomMove(context.lastMove) : null;
     for (const piece of current) {
       const mesh = piece.kind === "C" ? cubeMesh(piece) : sceptreMesh(piece);
       const id = `${piece.kind}${cellText(piece.cell)}`;
@@ -304,9 +303,11 @@ export function createAxiomBoard(): Board {
         selected = null;
         target = null;
       }
-      if (position !== lastPosition || legalChanged) {
+      if (position !== lastPosition || legalChanged || ctx.replay) {
         lastPosition = position;
         current = parseAxiomPosition(position).pieces;
+        // The pieces as text, for tests and assistive tools (the 3D view is a picture).
+        element.dataset.pieces = current.map((p) => `${p.colour} ${p.kind} ${cellText(p.cell)} ${p.faces.join(" ")}`).sort().join("; ");
         build();
       }
       renderPicker();
@@ -315,4 +316,54 @@ export function createAxiomBoard(): Board {
       stage.dispose();
     },
   };
+}
+
+const STANDARD_START = `(black) C (-1,0,1)x- z+
+(black) C (-1,0,2)x+
+(black) C (0,0,1)x- y-
+(black) C (0,0,2)z-
+(black) C (1,0,1)x- z+
+(black) C (1,0,2)x+
+(black) S (-1,0,2)z+
+(black) S (1,0,2)z+
+(white) C (-1,1,1)x+ z+
+(white) C (-1,1,2)x-
+(white) C (0,1,1)x+ y+
+(white) C (0,1,2)z-
+(white) C (1,1,1)x+ z+
+(white) C (1,1,2)x-
+(white) S (-1,1,2)z+
+(white) S (1,1,2)z+`;
+
+/**
+ * The position after `ply` moves of a record, for the replay picture only (the server checked
+ * every move when it was played). Moves a sceptre or a cube and removes the cube a sceptre left
+ * when it went from an opponent's cube onto its own colour (unless a cube sits on it).
+ * Returns null when the start is not the standard one.
+ */
+export function replayAxiom(initial: string | null, moves: string[], ply: number): Record<string, unknown> | null {
+  if (initial && !initial.includes("(black)")) return null;
+  const pieces = parseAxiomPosition(initial ?? STANDARD_START).pieces;
+  const cubeAt = (cell: Vec) => pieces.find((p) => p.kind === "C" && key(p.cell) === key(cell));
+  for (const text of moves.slice(0, ply)) {
+    const move = parseAxiomMove(text);
+    if (!move) return null;
+    const piece = pieces.find((p) => p.kind === move.kind && key(p.cell) === key(move.from));
+    if (!piece) return null;
+    if (move.kind === "C") {
+      piece.cell = move.to;
+      piece.faces = move.faces;
+      continue;
+    }
+    const left = cubeAt(move.from);
+    piece.cell = move.to;
+    piece.faces = move.faces;
+    const landed = cubeAt(move.to);
+    const above: Vec = [move.from[0], move.from[1], move.from[2] + 1];
+    if (left && landed && left.colour !== piece.colour && landed.colour === piece.colour && !cubeAt(above)) {
+      pieces.splice(pieces.indexOf(left), 1);
+    }
+  }
+  const lines = pieces.map((p) => `(${p.colour}) ${p.kind} (${p.cell.join(",")})${p.faces.join(" ")}`);
+  return { game: "axiom", position: `to-move: ${ply % 2 ? "white" : "black"}\nply: ${ply}\nresult: -\n${lines.join("\n")}\n` };
 }

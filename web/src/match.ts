@@ -1,11 +1,11 @@
 // The match page shared by every game: board, legal moves, notation box, move list, undo,
 // status, seats, share link, rules, game-over screen and replay scrubber.
-import { api, el, navigate, storedTokens, storeToken, playerName, baseGame } from "./api";
+import { api, el, navigate, storedTokens, storeToken, playerName, baseGame, gameOptions } from "./api";
 import type { GameRecord, MatchSummary } from "./api";
 import type { Board, BoardContext, StateMessage } from "./types";
 import { rulesPanel } from "./rules";
 import { createCageBoard, replayCage } from "./cage3d";
-import { createAxiomBoard } from "./axiom3d";
+import { createAxiomBoard, replayAxiom } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
@@ -36,7 +36,7 @@ function groupMoves(game: string, moves: string[]): [string, string[]][] {
     let key: string;
     if (name === "cage") key = move.startsWith("T") ? "Twist a layer" : move === "F" ? "Flip the cage" : `Drop ${move[0]}`;
     else if (name === "axiom") key = move.startsWith("S") ? `Sceptre on ${move.split(" ")[0].slice(1)}` : `Cube at ${move.split(" ")[0].slice(1)}`;
-    else key = move.split(" ")[0];
+    else key = move.includes(">") || move.includes("@") ? `${move.split(/[>@]/)[0]} →` : move.split(" ")[0];
     const list = groups.get(key) ?? [];
     list.push(move);
     groups.set(key, list);
@@ -173,6 +173,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       busy,
       replay: false,
       finished: state?.status === "finished",
+      lastMove: state?.last_move?.move ?? null,
     };
   }
 
@@ -407,7 +408,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const base: BoardContext = { ...context(), legal: [], busy: true, replay: true, finished: ply === n };
     if (name === "cage") {
       note.textContent = "";
-      board.update({ ...base, view: replayCage(game, replay.record, ply) });
+      board.update({ ...base, lastMove: move?.move ?? null, view: replayCage(game, replay.record, ply) });
+    } else if (name === "axiom" && !("setup" in gameOptions(game)) && replayAxiom(replay.record.initial_position, replay.record.moves.map((m) => m.move), ply)) {
+      note.textContent = "";
+      const view = replayAxiom(replay.record.initial_position, replay.record.moves.map((m) => m.move), ply)!;
+      board.update({ ...base, lastMove: move?.move ?? null, view });
     } else {
       note.textContent = ply === n ? "" : "The picture shows the final position; the move list marks the move reached.";
       board.update(base);

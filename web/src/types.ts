@@ -37,6 +37,8 @@ export interface BoardContext {
   busy: boolean;
   replay: boolean;
   finished: boolean;
+  /** The last move in notation, when the game shows it. */
+  lastMove: string | null;
 }
 
 export interface Board {
