@@ -8,12 +8,15 @@ import numpy as np
 import pytest
 
 from gameshelf.agents.determinize import axia_determinize
+from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.games.axia.rules import AxiaState
 from gameshelf.rl.encodings import (
     AxiaEncoder,
     AxiomEncoder,
     CageEncoder,
+    Encoder,
+    Tensor,
     action_mask,
     encoder_for,
     relative_seats,
@@ -112,23 +115,48 @@ def _axia_states(game_string: str, seed: int) -> list[AxiaState]:
     return states
 
 
-@pytest.mark.parametrize("game_string", ["axia", "axia(players=3,prioritize_objectives=true)"])
-def test_axia_tensor_is_blind_to_other_seats_hidden_cards(game_string: str) -> None:
-    """Redealing every card a seat cannot see never changes that seat's tensor or string,
-    while the redealt worlds do differ (so the check has teeth)."""
-    encoder = encoder_for(load(game_string))
-    rng = random.Random(5)
-    differing = 0
+def _blindness(encoder: Encoder, game_string: str, seed: int) -> tuple[int, int]:
+    """(worlds whose hidden cards differ, of those the ones whose tensor or string changed)."""
+    rng = random.Random(seed)
+    differing = changed = 0
     for state in _axia_states(game_string, seed=11):
         for player in range(state.game.n):
             world = axia_determinize(state, player, rng)
             assert isinstance(world, AxiaState)
             others = [q for q in range(state.game.n) if q != player]
-            if any(world.hands[q] != state.hands[q] for q in others):
-                differing += 1
-            assert np.array_equal(encoder.encode(state, player), encoder.encode(world, player))
-            assert encoder.text(state, player) == encoder.text(world, player)
+            if all(world.hands[q] == state.hands[q] for q in others):
+                continue
+            differing += 1
+            same_tensor = np.array_equal(
+                encoder.encode(state, player), encoder.encode(world, player)
+            )
+            same_text = encoder.text(state, player) == encoder.text(world, player)
+            changed += not (same_tensor and same_text)
+    return differing, changed
+
+
+@pytest.mark.parametrize("game_string", ["axia", "axia(players=3,prioritize_objectives=true)"])
+def test_axia_tensor_is_blind_to_other_seats_hidden_cards(game_string: str) -> None:
+    """Redealing every card a seat cannot see never changes that seat's tensor or string,
+    while the redealt worlds do differ (so the check has teeth)."""
+    differing, changed = _blindness(encoder_for(load(game_string)), game_string, seed=5)
     assert differing > 5
+    assert changed == 0
+
+
+class PeekingEncoder(AxiaEncoder):
+    """A deliberately leaky encoder: also marks the next seat's hand in the ``hand`` piece."""
+
+    def fill(self, state: State, player: int, views: dict[str, Tensor]) -> None:
+        super().fill(state, player, views)
+        assert isinstance(state, AxiaState)
+        for card in state.hands[(player + 1) % state.game.n]:
+            views["hand"][card] = 1.0
+
+
+def test_the_blindness_check_catches_a_peeking_encoder() -> None:
+    differing, changed = _blindness(PeekingEncoder(load("axia")), "axia", seed=5)
+    assert changed > 0 and differing > 0
 
 
 def test_axia_private_pieces_hold_only_the_viewers_cards() -> None:

@@ -191,21 +191,14 @@ class AxiomEncoder(Encoder):
 
 # --------------------------------------------------------------------------- AXIA
 
-PHASES = ("scoring-setup", "explore-regions", "place", "refill", "hit", "over")
-EFFECTS = (
-    "sentinel",
-    "zorak",
-    "rut",
-    "foga",
-    "cadra",
-    "temple sentinel",
-    "torcha",
-    "item: defeat a non-magical beast",
-    "item: defeat a beast in a region",
-    "item: change a die",
-    "item: hit two diagonal beasts",
-)
-REGION_NAMES = ("forest", "desert", "mountain", "lake", "temple")
+def _axia_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Phase, effect and region names as the AXIA engine writes them in its views."""
+    from gameshelf.games.axia.cards import REGIONS
+    from gameshelf.games.axia.rules import PHASE_NAMES, TASK_NAMES
+
+    return tuple(PHASE_NAMES), tuple(TASK_NAMES), tuple(REGIONS)
+
+
 MAX_SCORE = 1000
 
 
@@ -233,20 +226,22 @@ class AxiaEncoder(Encoder):
         self.beast_index = {name: i for i, name in enumerate(self.beasts)}
         t, s, i = len(g.cards.territory), len(g.cards.scoring), len(g.cards.items)
         self.counts = (t, s, i)
-        features = 3 + 5 + 1 + 7 + len(self.beasts)
+        self.phases, self.effects, self.regions = _axia_names()
+        features = 3 + len(self.regions) + 1 + 7 + len(self.beasts)
+        self.offsets = (3 + len(self.regions), 4 + len(self.regions), 11 + len(self.regions))
         n = self.n
         self.pieces = (
             ("spaces", (n, 36, features)),
             ("scoring", (n, 6, s)),
             ("seats", (n, 5)),
-            ("phase", (len(PHASES),)),
+            ("phase", (len(self.phases),)),
             ("round", (1,)),
             ("starting", (n,)),
             ("to_move", (n + 2,)),
             ("dice", (g.num_dice, 8 + n)),
             ("face_up", (g.faceup_size, t)),
             ("decks", (3,)),
-            ("effect", (len(EFFECTS) + 5 + 36,)),
+            ("effect", (len(self.effects) + len(self.regions) + 36,)),
             ("turn", (3,)),
             ("hand", (t,)),
             ("items", (i,)),
@@ -269,7 +264,7 @@ class AxiaEncoder(Encoder):
         seats = relative_seats(player, self.n)
         for row, seat in enumerate(seats):
             self._fill_seat(views, row, view["players"][seat], g)
-        views["phase"][PHASES.index(view["phase"])] = 1.0
+        views["phase"][self.phases.index(view["phase"])] = 1.0
         views["round"][0] = view["round"] / 8.0
         views["starting"][(view["starting_slayer"] - player) % self.n] = 1.0
         to_move = view["to_move"]
@@ -306,11 +301,12 @@ class AxiaEncoder(Encoder):
             for local, space in enumerate(CELL_SPACES[cell]):
                 index = base + local
                 features = spaces[space]
+                magic, critical, beast = self.offsets
                 features[0] = 1.0
                 features[3 + tables.region[index]] = 1.0
-                features[8] = 1.0 if tables.magic[index] else 0.0
-                features[9 + tables.critical[index]] = 1.0
-                features[16 + self.beast_index[tables.beast[index]]] = 1.0
+                features[magic] = 1.0 if tables.magic[index] else 0.0
+                features[critical + tables.critical[index]] = 1.0
+                features[beast + self.beast_index[tables.beast[index]]] = 1.0
         for space, mark in enumerate(seat["marks"]):
             if mark == "w":
                 spaces[space, 1] = 1.0
@@ -345,13 +341,14 @@ class AxiaEncoder(Encoder):
 
         if data is None:
             return
-        effect[EFFECTS.index(data["name"])] = 1.0
+        kinds, regions = len(self.effects), len(self.regions)
+        effect[self.effects.index(data["name"])] = 1.0
         if "region" in data:
-            effect[len(EFFECTS) + REGION_NAMES.index(data["region"])] = 1.0
+            effect[kinds + self.regions.index(data["region"])] = 1.0
         if "space" in data:
             space = parse_space(data["space"])
             if space is not None:
-                effect[len(EFFECTS) + 5 + space] = 1.0
+                effect[kinds + regions + space] = 1.0
 
     def _fill_private(self, views: dict[str, Tensor], own: dict[str, Any], g: Any) -> None:
         from gameshelf.games.axia.actions import parse_cell
