@@ -74,15 +74,35 @@ def axiom_evaluator(state: State) -> list[float]:
     return scale(state.game, relative(material, 3.0))
 
 
+def _axia_values(state: State, values: list[float]) -> list[float]:
+    """Solo: the value itself; else each player's lead turned into a winning chance."""
+    if len(values) == 1:
+        return [min(values[0], state.game.spec.max_utility)]
+    return [(v + 1.0) / 2.0 for v in relative(values, 10.0)]
+
+
 def axia_evaluator(state: State) -> list[float]:
-    """AXIA: the score sheets so far (solo: the score itself; else the lead in points)."""
-    game = state.game
-    n = game.spec.num_players
+    """AXIA: each sheet's score plus the potential of its Scoring cards (lines nearly ready to
+    activate), wounds and kept items — the AXIA engine's look-ahead heuristic."""
+    from gameshelf.games.axia.calibration import heuristic
+
+    n = state.game.spec.num_players
+    return _axia_values(state, [heuristic(state, p) for p in range(n)])  # type: ignore[arg-type]
+
+
+def axia_score_evaluator(state: State) -> list[float]:
+    """AXIA: the score sheets as they stand (what a naive greedy player looks at)."""
+    n = state.game.spec.num_players
     totals = [float(state.score_sheet(p)["total"]) for p in range(n)]  # type: ignore[attr-defined]
-    if n == 1:
-        return [min(totals[0], game.spec.max_utility)]
-    leads = relative(totals, 10.0)
-    return [(v + 1.0) / 2.0 for v in leads]
+    return _axia_values(state, totals)
+
+
+def greedy_evaluator_for(game: Game) -> Evaluator:
+    """What ``greedy`` maximises: the game's evaluator, except in AXIA the bare score (the
+    rulebook's naive greedy player, as in the AXIA calibration harness)."""
+    if game.spec.name == "axia":
+        return axia_score_evaluator
+    return evaluator_for(game)
 
 
 def zero_evaluator(state: State) -> list[float]:

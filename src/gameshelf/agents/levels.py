@@ -19,6 +19,9 @@ from .mcts import MCTSAgent
 from .simple import GreedyAgent
 
 LEVELS = ("easy", "medium", "hard", "expert")
+AXIA_ROLLOUT = 6
+"""AXIA playouts stop after 6 plies and the heuristic judges (measured better than long
+random playouts: solo means 168 vs 110 at 150 iterations on 4 seeds)."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class LevelSpec:
     budget: int
     time_limit: float
     depth: int = 0
+    rollout_depth: int | None = None
 
     def describe(self) -> str:
         """A short human description, e.g. ``mcts, 2000 iterations``."""
@@ -36,6 +40,8 @@ class LevelSpec:
             return "greedy one-ply"
         unit = "nodes" if self.algorithm == "alphabeta" else "iterations"
         depth = f", depth <= {self.depth}" if self.depth else ""
+        if self.rollout_depth is not None:
+            depth += f", playouts cut at {self.rollout_depth} plies"
         return f"{self.algorithm}, {self.budget} {unit}{depth}, cap {self.time_limit:g} s"
 
 
@@ -60,9 +66,9 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     },
     "axia": {
         "easy": LevelSpec("greedy", 0, 0.0),
-        "medium": LevelSpec("ismcts", 60, 1.0),
-        "hard": LevelSpec("ismcts", 250, 1.9),
-        "expert": LevelSpec("ismcts", 1500, 10.0),
+        "medium": LevelSpec("ismcts", 80, 1.0, rollout_depth=AXIA_ROLLOUT),
+        "hard": LevelSpec("ismcts", 400, 1.9, rollout_depth=AXIA_ROLLOUT),
+        "expert": LevelSpec("ismcts", 2000, 10.0, rollout_depth=AXIA_ROLLOUT),
     },
 }
 
@@ -88,7 +94,13 @@ def build_level(game: Game, level: str, seed: int | None) -> Agent:
             game, seed, max_depth=spec.depth, node_budget=spec.budget, time_limit=spec.time_limit
         )
     if spec.algorithm == "ismcts":
-        return ISMCTSAgent(game, seed, iterations=spec.budget, time_limit=spec.time_limit)
+        return ISMCTSAgent(
+            game,
+            seed,
+            iterations=spec.budget,
+            time_limit=spec.time_limit,
+            rollout_depth=60 if spec.rollout_depth is None else spec.rollout_depth,
+        )
     return MCTSAgent(game, seed, iterations=spec.budget, time_limit=spec.time_limit)
 
 

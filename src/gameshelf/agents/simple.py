@@ -6,7 +6,7 @@ from gameshelf.core.game import Game, State
 
 from .base import Agent, register_agent
 from .determinize import determinizer_for
-from .evaluators import Evaluator, evaluator_for
+from .evaluators import Evaluator, greedy_evaluator_for
 
 THREAT_CHECK_GAMES = frozenset({"cage"})
 """Games where greedy also looks one reply ahead (cheap there; Axiom has ~170 moves a turn)."""
@@ -23,7 +23,8 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """One ply: the move whose result the game's evaluator likes best for the mover.
+    """One ply: the move whose result the game's greedy evaluator likes best for the mover
+    (the search evaluator, except in AXIA the bare score: the rulebook's naive greedy player).
 
     A move that wins at once is taken; in the two-player Cage a move that hands the opponent an
     immediate win is avoided (that look is cheap there). Ties are broken at random (seeded). In
@@ -35,7 +36,7 @@ class GreedyAgent(Agent):
 
     def __init__(self, game: Game, seed: int | None = None, evaluator: Evaluator | None = None):
         super().__init__(game, seed)
-        self.evaluator = evaluator or evaluator_for(game)
+        self.evaluator = evaluator or greedy_evaluator_for(game)
         self.determinize, _ = determinizer_for(game.spec.name)
         spec = game.spec
         self.look_for_threats = (
