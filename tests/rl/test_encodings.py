@@ -24,7 +24,16 @@ from gameshelf.rl.encodings import (
 
 from .helpers import random_states
 
-GAMES = ["cage", "cage(players=3)", "cage(players=4)", "axiom", "axia", "axia(players=1)"]
+GAMES = [
+    "cage",
+    "cage(players=3)",
+    "cage(players=4)",
+    "cage(stock=20:4)",
+    "axiom",
+    "axiom(allow_overhang=true)",
+    "axia",
+    "axia(players=1)",
+]
 
 
 @pytest.mark.parametrize("game_string", GAMES)
@@ -71,7 +80,7 @@ def test_cage_board_planes_are_relative_to_the_viewer() -> None:
     assert mine["board"][6].sum() == 23  # empty plane
     assert mine["last_move"][0] == 1.0
     assert mine["to_move"][1] == 1.0 and theirs["to_move"][0] == 1.0
-    assert mine["left"][0] == pytest.approx(3 / 12)
+    assert mine["left"][0] == pytest.approx(3 / 24)
 
 
 def test_axiom_cube_rows_follow_the_action_ranks() -> None:

@@ -93,7 +93,7 @@ def view_text(view: dict[str, Any]) -> str:
 class CageEncoder(Encoder):
     """The Cage: 6 colour planes (relative seat order) + empty plane over 3 layers × 8 columns.
 
-    Pieces: ``board`` (7, 3, 8), ``left`` (6,) cubies left per plane colour / 12, ``last_move``
+    Pieces: ``board`` (7, 3, 8), ``left`` (6,) cubies left per plane colour / 24, ``last_move``
     (56,) one-hot of the previous action id (55 = none; it fixes the no-reverse ban),
     ``to_move`` (4,) relative seat one-hot, ``ply`` (1,) plies played / ``max_plies``.
     """
@@ -127,7 +127,7 @@ class CageEncoder(Encoder):
             else:
                 board[6, z, r] = 1.0
         for index, colour in enumerate(colours):
-            views["left"][index] = s.left[colour] / 12.0
+            views["left"][index] = s.left[colour] / 24.0
         views["last_move"][s.last if s.last >= 0 else 55] = 1.0
         players = s.game.config.players
         if not s.is_terminal():
@@ -139,14 +139,18 @@ class CageEncoder(Encoder):
 
 MAX_CUBES = 12
 MAX_SCEPTRES = 4
+SPAN = 11
+"""x and y offsets are capped here: 12 cubes in a row span 11, but after an elimination two
+pieces can drift apart."""
 
 
 class AxiomEncoder(Encoder):
     """Axiom as a piece list whose cube rows follow the action ids' cube ranks.
 
     Cells are translated so the lowest cube x and y are 0 (play is translation-free). Pieces:
-    ``cubes`` (12, 11): present, mine, x/11, y/11, z/12, six dome bits (x+ x- y+ y- z+ z-), one
-    row per cube in sorted cell order — row *r* is the cube of rank *r* in the action ids;
+    ``cubes`` (12, 11): present, mine, x/11, y/11 (offsets capped at 11), z/12, six dome bits
+    (x+ x- y+ y- z+ z-), one row per cube in sorted cell order — row *r* is the cube of rank *r*
+    in the action ids;
     ``sceptres`` (4, 20): present, mine, the rank of its cube (one-hot 12), its face (one-hot 6),
     own sceptres first; ``side`` (3,): I am Black, I am to move, plies played / ``max_plies``.
     """
@@ -169,8 +173,8 @@ class AxiomEncoder(Encoder):
             value = s.cubes[cell]
             cubes[index, 0] = 1.0
             cubes[index, 1] = 1.0 if value >> 6 == player else 0.0
-            cubes[index, 2] = (cell[0] - mx) / 11.0
-            cubes[index, 3] = (cell[1] - my) / 11.0
+            cubes[index, 2] = min(cell[0] - mx, SPAN) / SPAN
+            cubes[index, 3] = min(cell[1] - my, SPAN) / SPAN
             cubes[index, 4] = cell[2] / 12.0
             for d in range(6):
                 if value >> d & 1:
@@ -190,6 +194,7 @@ class AxiomEncoder(Encoder):
 
 
 # --------------------------------------------------------------------------- AXIA
+
 
 def _axia_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Phase, effect and region names as the AXIA engine writes them in its views."""
