@@ -7,7 +7,8 @@ Runs in well under a minute on one core::
 
 The variant ``cage(stock=3:3,max_plies=30)`` gives each player three cubies of one colour and
 draws after 30 plies. You play seat 0 of ``gameshelf/Cage-v0`` against one of our bots; the
-observation is the tensor documented in ``docs/rl.md`` and its bytes are the table's key.
+observation is the tensor documented in ``docs/rl.md``; its bytes (less the ply count) are the
+table's key.
 Illegal actions never happen: the policy only picks among the action mask's ones.
 """
 
@@ -33,12 +34,18 @@ def legal(obs: dict[str, np.ndarray]) -> list[int]:
     return np.flatnonzero(obs["action_mask"]).tolist()
 
 
+def key(obs: dict[str, np.ndarray]) -> bytes:
+    """The table key: the observation without its last value (the ply count), so positions
+    reached at different plies share what was learned."""
+    return obs["observation"][:-1].tobytes()
+
+
 def choose(table: QTable, obs: dict[str, np.ndarray], epsilon: float, rng: random.Random) -> int:
     """Epsilon-greedy over the legal actions (unknown actions count as 0)."""
     actions = legal(obs)
     if rng.random() < epsilon:
         return rng.choice(actions)
-    values = table[obs["observation"].tobytes()]
+    values = table[key(obs)]
     best = max(values.get(a, 0.0) for a in actions)
     return rng.choice([a for a in actions if values.get(a, 0.0) == best])
 
@@ -67,22 +74,22 @@ def train(env: gym.Env, episodes: int, seed: int, alpha: float = 0.3) -> tuple[Q
         done = False
         while not done:
             action = choose(table, obs, epsilon, rng)
-            key = obs["observation"].tobytes()
+            before = key(obs)
             obs, reward, done, _, _ = env.step(action)
             steps += 1
             target = float(reward)
             if not done:
-                nxt = table[obs["observation"].tobytes()]
+                nxt = table[key(obs)]
                 target += max((nxt.get(a, 0.0) for a in legal(obs)), default=0.0)
-            old = table[key].get(action, 0.0)
-            table[key][action] = old + alpha * (target - old)
+            old = table[before].get(action, 0.0)
+            table[before][action] = old + alpha * (target - old)
     return table, steps
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     """Evaluate random play, train, evaluate the greedy policy; print and return the numbers."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=3000, help="training episodes")
+    parser.add_argument("--episodes", type=int, default=6000, help="training episodes")
     parser.add_argument("--eval", type=int, default=300, help="evaluation games per policy")
     parser.add_argument("--opponent", default="random", help="bot for seat 1")
     parser.add_argument("--seed", type=int, default=1)
