@@ -198,6 +198,9 @@ def test_resample_keeps_the_information_state_and_changes_the_hidden_cards() -> 
         assert world.legal_actions() == state.legal_actions()
         hands.add(tuple(tuple(h) for h in world.inner.hands))
         world.apply_action(world.legal_actions()[0])  # a sampled world plays on
+        _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, world))
+        assert str(again) == str(world)
+        assert world.history() == [world.history()[0]]  # starts empty: nothing hidden leaks
     assert len(hands) > 1
 
 
