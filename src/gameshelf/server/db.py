@@ -26,7 +26,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -110,6 +112,20 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class PendingMove:
+    """A move waiting to be written, with the match state it leads to."""
+
+    match_id: str
+    ply: int
+    player: int
+    action: int
+    notation: str
+    version: int
+    status: str
+    result: list[float] | None
+
+
+@dataclass(frozen=True)
 class StoredMatch:
     """Everything needed to rebuild a match in memory."""
 
@@ -182,23 +198,41 @@ class Store:
                     match.status = "running"
             return True
 
-    def append_move(
-        self,
-        match_id: str,
-        ply: int,
-        player: int,
-        action: int,
-        notation: str,
-        version: int,
-        status: str,
-        result: list[float] | None,
-    ) -> None:
-        """Store one move and the match's new version and status, atomically."""
+    def append_moves(self, moves: list[PendingMove]) -> None:
+        """Store moves of different matches and their matches' new state in one transaction.
+
+        One commit (one fsync) for a whole batch is what lets many concurrent matches share
+        the database without queueing behind each other's commits.
+        """
+        now = utcnow()
         with self.session() as session:
-            session.add(
-                MoveRow(match_id=match_id, ply=ply, player=player, action=action, notation=notation)
+            session.execute(
+                insert(MoveRow),
+                [
+                    {
+                        "match_id": m.match_id,
+                        "ply": m.ply,
+                        "player": m.player,
+                        "action": m.action,
+                        "notation": m.notation,
+                        "created": now,
+                    }
+                    for m in moves
+                ],
             )
-            self._update(session, match_id, version, status, result)
+            session.execute(
+                update(MatchRow),
+                [
+                    {
+                        "id": m.match_id,
+                        "version": m.version,
+                        "status": m.status,
+                        "result": m.result,
+                        "updated": now,
+                    }
+                    for m in moves
+                ],
+            )
 
     def remove_last_move(self, match_id: str, ply: int, version: int, status: str) -> None:
         """Delete move ``ply`` (an undo) and store the new version."""

@@ -25,7 +25,7 @@ from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed, make_rng, new_seed
 
 from .bots import choose_bot_action
-from .db import SeatInfo, Store, hash_token, token_matches
+from .db import PendingMove, SeatInfo, Store, hash_token, token_matches
 from .errors import ServerError
 
 log = logging.getLogger("gameshelf.server")
@@ -68,6 +68,42 @@ class Runtime:
         return None
 
 
+class GroupCommitter:
+    """Writes moves in batches: each caller returns once the batch holding its move committed."""
+
+    MAX_BATCH = 512
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queue: asyncio.Queue[tuple[PendingMove, asyncio.Future[None]]] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def write(self, move: PendingMove) -> None:
+        """Queue ``move`` and wait until it is durably stored (re-raising a storage error)."""
+        if self.queue is None or self.task is None or self.task.done():
+            self.queue = asyncio.Queue()
+            self.task = asyncio.get_running_loop().create_task(self._run(self.queue))
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self.queue.put((move, done))
+        await done
+
+    async def _run(self, queue: asyncio.Queue[tuple[PendingMove, asyncio.Future[None]]]) -> None:
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty() and len(batch) < self.MAX_BATCH:
+                batch.append(queue.get_nowait())
+            try:
+                await asyncio.to_thread(self.store.append_moves, [move for move, _ in batch])
+            except Exception as error:  # every waiter learns its move was not stored
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+
+
 class Hub:
     """Owns the runtimes, the store and the bot worker pool."""
 
@@ -76,6 +112,7 @@ class Hub:
         self.executor = executor
         self.runtimes: dict[str, Runtime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.writer = GroupCommitter(store)
 
     # --- matches --------------------------------------------------------------------------
     async def create_match(
@@ -214,16 +251,17 @@ class Hub:
         after.apply_action(action)
         status = "finished" if after.is_terminal() else "running"
         result = after.returns() if after.is_terminal() else None
-        await asyncio.to_thread(
-            self.store.append_move,
-            runtime.id,
-            len(runtime.movers),
-            player,
-            action,
-            notation,
-            runtime.version + 1,
-            status,
-            result,
+        await self.writer.write(
+            PendingMove(
+                runtime.id,
+                len(runtime.movers),
+                player,
+                action,
+                notation,
+                runtime.version + 1,
+                status,
+                result,
+            )
         )
         runtime.state = after
         runtime.movers.append(player)
