@@ -89,3 +89,19 @@ def test_action_masks_and_render() -> None:
     env.reset(seed=0)
     assert env.action_masks().sum() == 32
     assert "z=1" in (env.render() or "")
+
+
+def test_the_opponent_keyword_chooses_the_bot() -> None:
+    """Same seed, same moves of ours: a different bot answers differently."""
+    games = {}
+    for opponent in ("random", "greedy"):
+        env = GameshelfEnv("cage(players=3)", opponent=opponent)
+        env.reset(seed=5)
+        for _ in range(4):
+            mask = env.action_masks()
+            env.step(int(np.flatnonzero(mask)[0]))
+            if env.state.is_terminal():
+                break
+        games[opponent] = env.state.history()
+    assert games["random"] != games["greedy"]
+    assert all(type(bot).__name__ == "GreedyAgent" for bot in env.bots.values())
