@@ -180,5 +180,5 @@ class AlphaBetaAgent(Agent):
         if self.nodes > self.node_budget:
             raise _OutOfBudget
         deadline = self._deadline
-        if deadline is not None and self.nodes % 64 == 0 and time.perf_counter() > deadline:
+        if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
             raise _OutOfBudget

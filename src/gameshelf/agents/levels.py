@@ -61,7 +61,7 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     "axiom": {
         "easy": LevelSpec("greedy", 0, 0.0),
         "medium": LevelSpec("alphabeta", 1500, 1.0, depth=2),
-        "hard": LevelSpec("alphabeta", 6000, 1.9, depth=3),
+        "hard": LevelSpec("alphabeta", 6000, 1.6, depth=3),
         "expert": LevelSpec("alphabeta", 40000, 15.0, depth=4),
     },
     "axia": {

@@ -45,8 +45,8 @@ RUNS: tuple[Run, ...] = (
     Run("cage-2p-greedy", "cage", ("hard", "greedy"), 20, "Cage, 2 players: hard vs greedy"),
     Run("axiom-random", "axiom", ("hard", "random"), 20, "Axiom: hard vs random"),
     Run("axiom-greedy", "axiom", ("hard", "greedy"), 20, "Axiom: hard vs greedy"),
-    Run("axia-2p-random", "axia", ("hard", "random"), 12, "AXIA, 2 players: hard vs random"),
-    Run("axia-2p-greedy", "axia", ("hard", "greedy"), 12, "AXIA, 2 players: hard vs greedy"),
+    Run("axia-2p-random", "axia", ("hard", "random"), 20, "AXIA, 2 players: hard vs random"),
+    Run("axia-2p-greedy", "axia", ("hard", "greedy"), 20, "AXIA, 2 players: hard vs greedy"),
     Run(
         "cage-3p",
         "cage(players=3)",
@@ -79,10 +79,12 @@ RUNS: tuple[Run, ...] = (
 
 LADDER: tuple[tuple[str, int], ...] = (
     ("cage(players=2,stock=1:1,max_plies=4)", 6),
-    ("cage(players=2,stock=2:1)", 9),
+    ("cage(players=2,stock=2:1,max_plies=8)", 9),
+    ("cage(players=2,stock=2:2,max_plies=8)", 9),
     ("cage(players=2,stock=3:1)", 10),
     ("cage(players=2,stock=3:1,continue_after_last_drop=true)", 10),
-    ("cage(players=2,stock=3:2)", 9),
+    ("cage(players=2,stock=4:2,continue_after_last_drop=true)", 9),
+    ("cage(players=2,stock=3:2,max_plies=10)", 10),
     ("cage(players=2,stock=3:3,continue_after_last_drop=true)", 8),
     ("cage(players=3,stock=3:1:1)", 9),
     ("cage", 4),
