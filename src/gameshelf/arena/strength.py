@@ -196,6 +196,9 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         f"Measured on: {platform.machine()}, {platform.python_implementation()} "
         f"{platform.python_version()}, 2 games at a time on 2 cores.",
         "",
+        "Other work shared the machine while this ran, so seconds per move are upper bounds;",
+        "s/move in the arena tables is measured with two games running at once.",
+        "",
         "W/D/L are counted per seat: best result and not all equal is a win, all equal a draw.",
         "Ratings are openskill Plackett-Luce (mu ± sigma) from placements, updated game by game.",
         "",
@@ -209,6 +212,8 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
             continue
         out.append(f"`{data['game']}`, {data['games']} games, {data['wall_seconds']:.0f} s wall.")
         out += ["", data["table"], ""]
+        if run.slug == "axia-solo":
+            out += [SOLO_BANDS, ""]
     out += ["## Seconds per move by level", ""]
     if timing is not None:
         out += ["| game | level | algorithm and budget | mean s | max s |", "|---|---|---|---|---|"]
@@ -242,6 +247,11 @@ def _arena_job(run: Run, jobs: int) -> Callable[[], dict[str, Any]]:
 
 
 TARGETS = {"random": 0.95, "greedy": 0.75}
+SOLO_BANDS = (
+    "The rulebook's solo Slayer ranks: Apprentice 0-80, Novice 81-110, Slayer 111-150, "
+    "Elite 151-200, Legend 201+. `expert` is left out of the arena runs for time (see the move "
+    "times below)."
+)
 
 
 def _targets(arenas: list[tuple[Run, Any]]) -> list[str]:
