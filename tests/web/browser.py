@@ -105,4 +105,5 @@ class Browser:
 
     def screenshot(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.driver.execute_script("window.scrollTo(0, 0)")
         self.driver.save_screenshot(str(path))

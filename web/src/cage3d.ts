@@ -113,7 +113,7 @@ export function replayCage(game: string, record: GameRecord, ply: number): Recor
 }
 
 export function createCageBoard(): Board {
-  const stage = createStage("Rubik's Cage in 3D", new THREE.Vector3(5.6, 5.2, 8.8), new THREE.Vector3(0, -0.3, 0));
+  const stage = createStage("Rubik's Cage in 3D", new THREE.Vector3(4.4, 4.3, 7.2), new THREE.Vector3(0, -0.3, 0));
   const { scene } = stage;
   const root = new THREE.Group();
   scene.add(root);
@@ -294,6 +294,25 @@ export function createCageBoard(): Board {
     } else buildCubies(view);
   }
 
+  /** Turn the camera round to face the winning line (it may be at the back). */
+  let facedWin = "";
+  function faceWinningLine(view: CageView): void {
+    const signature = JSON.stringify(view.winning_cells);
+    if (!view.winning_cells.length || signature === facedWin) return;
+    facedWin = signature;
+    const centre = new THREE.Vector3();
+    for (const [r, z] of view.winning_cells) centre.add(cellPosition(r, z));
+    centre.divideScalar(view.winning_cells.length);
+    if (Math.hypot(centre.x, centre.z) < 0.1) return;
+    const camera = stage.camera;
+    const flat = Math.hypot(camera.position.x, camera.position.z);
+    const angle = Math.atan2(centre.x, centre.z) + 0.45;
+    camera.position.set(Math.sin(angle) * flat, camera.position.y, Math.cos(angle) * flat);
+    camera.lookAt(0, -0.3, 0);
+    stage.controls?.update();
+    stage.requestRender();
+  }
+
   function renderControls(view: CageView): void {
     const ctx = context!;
     const legal = new Set(ctx.legal);
@@ -373,6 +392,7 @@ export function createCageBoard(): Board {
       shown = view;
       const sameBoard = previous && JSON.stringify(previous.columns) === JSON.stringify(view.columns) && previous.last_move === view.last_move && JSON.stringify(previous.winning_cells) === JSON.stringify(view.winning_cells);
       if (!sameBoard) animateChange(previous, view);
+      faceWinningLine(view);
       renderControls(view);
       highlight(null);
     },

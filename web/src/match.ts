@@ -183,7 +183,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     if (held.length === 1) {
       const mine = s.result[held[0]];
       const best = Math.max(...s.result);
-      if (s.result.every((r) => r === s.result![0])) return `Draw — ${text}`;
+      if (s.result.every((r) => r === s.result![0])) return text.toLowerCase() === "draw" ? "Draw" : `Draw — ${text}`;
       return mine === best ? `You won — ${text}` : `You lost — ${text}`;
     }
     return text;
