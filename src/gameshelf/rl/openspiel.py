@@ -211,6 +211,9 @@ class GameshelfGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         self.gs_game = gameshelf_game(self.NAME, params)
         self.encoder = encoder_for(self.gs_game)
+        # OpenSpiel builds a fresh initial state for every clone before copying into it; a
+        # copy of this one is much cheaper than the engine's set-up (no chance, no seed used).
+        self.initial = self.gs_game.new_initial_state()
         super().__init__(game_type(self.NAME, self.gs_game), game_info(self.gs_game), params)
 
     def new_initial_state(self, *args: Any) -> GameshelfState:
@@ -229,7 +232,7 @@ class GameshelfState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: GameshelfGame, inner: State | None = None) -> None:
         super().__init__(game)
-        state = inner if inner is not None else game.gs_game.new_initial_state()
+        state = inner if inner is not None else game.initial.clone()
         self._box = _Box(state)
 
     @property
