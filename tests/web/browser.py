@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -93,6 +94,13 @@ class Browser:
             f"an enabled {css!r}",
         )
         element.click()
+
+    def click_at(self, element: WebElement, x: float, y: float) -> None:
+        """Click at (x, y) CSS pixels from the element's top-left corner (a real pointer click)."""
+        size = element.size
+        ActionChains(self.driver).move_to_element_with_offset(
+            element, int(x - size["width"] / 2), int(y - size["height"] / 2)
+        ).click().perform()
 
     def select(self, css: str, value: str) -> None:
         Select(self.find(css)).select_by_value(value)

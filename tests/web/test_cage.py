@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
 from .helpers import api, click_move_button, create_match, play_to_end, wait_turn
@@ -49,7 +51,13 @@ def test_cage_against_a_bot_to_the_result_then_replay(
 ) -> None:
     browser = browser_factory()
     match = create_match(browser, web_server.url, "cage", ["you", "bot:random"])
-    browser.find(".board-canvas")  # the 3D view is there (WebGL through SwiftShader)
+    canvas = browser.find(".board-canvas")  # the 3D view is there (WebGL through SwiftShader)
+    # Drop by clicking a column in 3D: the back-right column 4, seen over the front ones.
+    colour = browser.find('.palette button[aria-pressed="true"]').get_attribute("data-colour")
+    points = json.loads(str(browser.wait(lambda: canvas.get_attribute("data-columns"))))
+    browser.click_at(canvas, points[4]["x"], points[4]["y"])
+    browser.wait(lambda: browser.finds("#move-list li[data-ply='1']"), what="the drop made in 3D")
+    assert browser.text("#move-list li[data-ply='1']") == f"{colour}4"
     # The forbidden reverse move, once there is one, is shown greyed out, never offered.
 
     def choose(b: Browser, moves: list[str], turn: int) -> None:

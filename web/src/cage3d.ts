@@ -208,6 +208,18 @@ export function createCageBoard(): Board {
     stage.requestRender();
   }
 
+  /** Publish where each column's top shows on the canvas (for tests and tools). */
+  function publishColumns(): void {
+    if (!stage.renderer) return;
+    const points = targets.map((mesh) => {
+      const box = new THREE.Box3().setFromObject(mesh);
+      return stage.project(new THREE.Vector3(mesh.position.x, box.max.y, mesh.position.z));
+    });
+    stage.renderer.domElement.dataset.columns = JSON.stringify(points);
+  }
+  stage.controls?.addEventListener("change", publishColumns);
+  new ResizeObserver(publishColumns).observe(stage.canvasBox);
+
   if (stage.renderer) {
     const canvas = stage.renderer.domElement;
     onClick(canvas, (event) => {
@@ -393,6 +405,7 @@ export function createCageBoard(): Board {
       const sameBoard = previous && JSON.stringify(previous.columns) === JSON.stringify(view.columns) && previous.last_move === view.last_move && JSON.stringify(previous.winning_cells) === JSON.stringify(view.winning_cells);
       if (!sameBoard) animateChange(previous, view);
       faceWinningLine(view);
+      publishColumns();
       renderControls(view);
       highlight(null);
     },

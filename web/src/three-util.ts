@@ -13,6 +13,8 @@ export interface Stage {
   /** Run a step function every frame until it returns false. */
   animate: (step: (now: number) => boolean) => void;
   pick: (event: PointerEvent, objects: THREE.Object3D[]) => THREE.Intersection | null;
+  /** Where a world point appears on the canvas, in CSS pixels from its top-left corner. */
+  project: (point: THREE.Vector3) => { x: number; y: number };
   dispose: () => void;
 }
 
@@ -105,6 +107,11 @@ export function createStage(label: string, cameraPosition: THREE.Vector3, target
       requestRender();
     },
     pick,
+    project(point) {
+      const rect = renderer ? renderer.domElement.getBoundingClientRect() : { width: 0, height: 0 };
+      const v = point.clone().project(camera);
+      return { x: Math.round(((v.x + 1) / 2) * rect.width), y: Math.round(((1 - v.y) / 2) * rect.height) };
+    },
     dispose() {
       disposed = true;
       observer.disconnect();
