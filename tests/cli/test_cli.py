@@ -187,3 +187,17 @@ def test_colour_output_uses_ansi_and_plain_output_does_not(
     assert "\x1b[48;5;255m" in out
     _, out, _ = run(capsys, "--color", "never", "show", "cage", "--position", position)
     assert "\x1b" not in out and " W " in out
+
+
+def test_cards_prints_the_axia_deck_and_refuses_other_games(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "cards", "axia")
+    assert status == 0 and "Territory cards (60)" in out and "reconstructed" in out
+    status, _, err = run(capsys, "cards", "cage")
+    assert status == 2 and "only axia" in err
+
+
+def test_solve_is_wired_into_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "cage(players=2,stock=3:0)", "--max-plies", "5")
+    assert status == 0 and "win in 5 plies" in out

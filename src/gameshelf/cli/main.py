@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -172,6 +173,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cards(args: argparse.Namespace) -> int:
+    """Print a game's card deck (AXIA; ``--cards FILE`` checks and prints a user's own file)."""
+    if args.game != "axia":
+        raise GameshelfError(f"{args.game!r} has no cards; only axia does")
+    from gameshelf.games.axia import format_deck
+
+    print(format_deck(args.cards))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Run the side-by-side benchmarks (``benchmarks/bench.py`` of a source checkout)."""
+    script = Path(__file__).resolve().parents[3] / "benchmarks" / "bench.py"
+    if not script.is_file():
+        raise GameshelfError("gameshelf bench runs from a source checkout (benchmarks/bench.py)")
+    spec = importlib.util.spec_from_file_location("gameshelf_bench", script)
+    if spec is None or spec.loader is None:
+        raise GameshelfError(f"cannot load {script}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gameshelf_bench"] = module
+    spec.loader.exec_module(module)
+    return int(module.main(args.rest))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``gameshelf`` command."""
     parser = argparse.ArgumentParser(
@@ -226,6 +251,21 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("critical", "error", "warning", "info", "debug"),
     )
     serve.set_defaults(func=cmd_serve)
+
+    cards = sub.add_parser("cards", help="print a game's cards (axia)")
+    cards.add_argument("game", help="axia")
+    cards.add_argument("--cards", metavar="FILE", help="a card file of your own, checked first")
+    cards.set_defaults(func=cmd_cards)
+
+    bench = sub.add_parser("bench", help="side-by-side speed benchmarks (--quick, --json FILE)",
+                           add_help=False)
+    bench.add_argument("rest", nargs=argparse.REMAINDER)
+    bench.set_defaults(func=cmd_bench)
+
+    from gameshelf.arena.cli import add_arena_parser, add_solve_parser
+
+    add_solve_parser(sub)
+    add_arena_parser(sub)
 
     rep = sub.add_parser("replay", help="replay a saved game record, checking every move")
     rep.add_argument("file")
