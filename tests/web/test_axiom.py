@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
 from .helpers import api, create_match, play_to_end
@@ -31,7 +33,7 @@ def test_axiom_against_a_bot_to_the_result(
         browser, web_server.url, "axiom", ["you", "bot:random"], {"max_plies": "40"}
     )
     assert api(web_server.url, f"/api/matches/{match}")["game"] == "axiom(max_plies=40)"
-    browser.find(".board-canvas")
+    canvas = browser.find(".board-canvas")
     # Selecting a sceptre lights its destinations (3D markers and buttons) from the legal moves.
     sceptre = browser.find(".axiom-picker button.piece[data-piece^='S']")
     origin = str(sceptre.get_attribute("data-piece"))
@@ -45,6 +47,31 @@ def test_axiom_against_a_bot_to_the_result(
     }
     assert offered and offered == {m for m in legal if m.startswith(origin + " ")}
     browser.screenshot(SCREENSHOTS / "axiom.png")
+    button = f'.axiom-picker button.piece[data-piece="{origin}"]'
+    browser.click(button)  # deselect; now pick the same sceptre by clicking it in 3D
+    browser.wait(
+        lambda: browser.find(button).get_attribute("aria-pressed") == "false", what="deselection"
+    )
+    targets = json.loads(str(canvas.get_attribute("data-targets")))
+    head = next(t for t in targets if t.get("id") == origin)
+    browser.click_at(canvas, head["x"], head["y"])
+    browser.wait(
+        lambda: (
+            browser.find(f'.axiom-picker button.piece[data-piece="{origin}"]').get_attribute(
+                "aria-pressed"
+            )
+            == "true"
+        ),
+        what="the sceptre picked in 3D",
+    )
+    markers = [t for t in json.loads(str(canvas.get_attribute("data-targets"))) if "move" in t]
+    assert {m["move"] for m in markers} == offered  # one green marker per destination
+    # (Moves onto the sceptre's own cube can lose at once at the start; take another.)
+    safe = [m for m in markers if not m["move"].split(" ")[1].startswith(origin)]
+    browser.click_at(canvas, safe[0]["x"], safe[0]["y"])
+    browser.wait(lambda: browser.finds("#move-list li[data-ply='1']"), what="the 3D move")
+    first = browser.text("#move-list li[data-ply='1']")
+    assert first.startswith(origin) and first in offered
     turns = play_to_end(browser, axiom_through_picker)
     assert turns > 2
     summary = api(web_server.url, f"/api/matches/{match}")

@@ -200,8 +200,29 @@ export function createAxiomBoard(): Board {
       }
     }
     if (view?.position === undefined) info.textContent = "";
+    publishTargets();
     stage.requestRender();
   }
+
+  /** Publish where sceptre heads and destination markers show on the canvas (tests, tools). */
+  function publishTargets(): void {
+    if (!stage.renderer) return;
+    scene.updateMatrixWorld(true);
+    const points: { id?: string; move?: string; x: number; y: number }[] = [];
+    for (const group of pieces.children) {
+      const data = group.userData as { id?: string; piece?: AxiomPiece };
+      if (data.piece?.kind !== "S") continue;
+      const head = group.children[1].getWorldPosition(new THREE.Vector3());
+      points.push({ id: data.id, ...stage.project(head) });
+    }
+    for (const marker of markers.children) {
+      const move = (marker.userData as { move?: string }).move;
+      if (move) points.push({ move, ...stage.project(marker.getWorldPosition(new THREE.Vector3())) });
+    }
+    stage.renderer.domElement.dataset.targets = JSON.stringify(points);
+  }
+  stage.controls?.addEventListener("change", publishTargets);
+  new ResizeObserver(publishTargets).observe(stage.canvasBox);
 
   function select(id: string | null): void {
     selected = id;
