@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up gameshelf in .venv (first run, or after pyproject.toml changes) and start the main job:
-# the game server on an embedded SQLite database (./gameshelf.sqlite3). It prints its URL.
+# Set up gameshelf in .venv (first run, or after pyproject.toml changes), build the browser
+# table (web/, with npm), and start the main job: the game server on an embedded SQLite
+# database (./gameshelf.sqlite3). It prints its URL.
 # Arguments go to `gameshelf serve`, e.g. scripts/start.sh --port 9000
 # Terminal play instead: .venv/bin/gameshelf play cage --seat 0=human --seat 1=greedy
 set -euo pipefail
@@ -9,5 +10,10 @@ if [ ! -x .venv/bin/gameshelf ] || [ pyproject.toml -nt .venv/.installed ]; then
   python3 -m venv .venv
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
   touch .venv/.installed
+fi
+if command -v npm >/dev/null 2>&1; then
+  bash scripts/build-web.sh
+else
+  echo "start: npm not found, serving the API only (install Node.js 20 to build the table)" >&2
 fi
 exec .venv/bin/gameshelf serve "$@"
