@@ -294,6 +294,54 @@ export function createAxiomBoard(): Board {
     }
   }
 
+  /** Slide the sceptre that moved, fade out an eliminated cube, and celebrate a win. */
+  function animateMove(before: AxiomPiece[], after: AxiomPiece[], lastMove: string | null, result: string): void {
+    if (!stage.renderer || !lastMove) return;
+    const move = parseAxiomMove(lastMove);
+    if (!move || move.kind !== "S") return;
+    const start = performance.now();
+    const oldSceptre = before.find((p) => p.kind === "S" && key(p.cell) === key(move.from));
+    // buildCubies has run (update calls build after this returns); find the mesh on the next frame.
+    requestAnimationFrame(() => {
+      const mesh = pieces.children.find((g) => {
+        const piece = (g.userData as { piece?: AxiomPiece }).piece;
+        return piece?.kind === "S" && key(piece.cell) === key(move.to);
+      });
+      if (mesh && oldSceptre) {
+        const from = sceptreMesh(oldSceptre);
+        const p0 = from.position.clone();
+        const q0 = from.quaternion.clone();
+        const p1 = mesh.position.clone();
+        const q1 = mesh.quaternion.clone();
+        const won = result !== "-" && !result.startsWith("draw");
+        stage.animate((now) => {
+          const t = Math.min(1, (now - start) / 450);
+          const e = t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2;
+          mesh.position.lerpVectors(p0, p1, e);
+          mesh.position.y += Math.sin(Math.PI * t) * 0.5;
+          mesh.quaternion.slerpQuaternions(q0, q1, e);
+          if (t >= 1 && won) mesh.scale.setScalar(1.25);
+          return t < 1;
+        });
+      }
+      const present = new Set(after.filter((p) => p.kind === "C").map((p) => key(p.cell)));
+      for (const gone of before.filter((p) => p.kind === "C" && !present.has(key(p.cell)))) {
+        const ghost = cubeMesh(gone, true);
+        scene.add(ghost);
+        stage.animate((now) => {
+          const t = Math.min(1, (now - start) / 900);
+          ghost.position.y = toThree(gone.cell).y - t * 1.2;
+          ghost.scale.setScalar(1 - 0.6 * t);
+          if (t >= 1) {
+            scene.remove(ghost);
+            disposeGroup(ghost);
+          }
+          return t < 1;
+        });
+      }
+    });
+  }
+
   if (stage.renderer) {
     onClick(stage.renderer.domElement, (event) => {
       if (!context || !context.legal.length) return;
@@ -325,8 +373,11 @@ export function createAxiomBoard(): Board {
         target = null;
       }
       if (position !== lastPosition || legalChanged || ctx.replay) {
+        const before = current;
+        const changed = position !== lastPosition;
         lastPosition = position;
         current = parseAxiomPosition(position).pieces;
+        if (changed && before.length) animateMove(before, current, ctx.lastMove, parseAxiomPosition(position).result);
         // The pieces as text, for tests and assistive tools (the 3D view is a picture).
         element.dataset.pieces = current.map((p) => `${p.colour} ${p.kind} ${cellText(p.cell)} ${p.faces.join(" ")}`).sort().join("; ");
         build();

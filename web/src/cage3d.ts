@@ -256,7 +256,15 @@ export function createCageBoard(): Board {
     stage.requestRender();
   }
 
+  let generation = 0;
   function animateChange(previous: CageView | null, view: CageView): void {
+    // A newer state cancels any animation still running (its frames stop and build nothing).
+    const mine = ++generation;
+    cubies.rotation.set(0, 0, 0);
+    for (const child of [...root.children]) if (child.userData.pivot) {
+      root.remove(child);
+      disposeGroup(child);
+    }
     buildCubies(previous && view.last_move && view.last_move !== previous.last_move ? previous : view);
     const move = view.last_move;
     if (!previous || !move || !stage.renderer || move === previous.last_move) return buildCubies(view);
@@ -266,22 +274,26 @@ export function createCageBoard(): Board {
     if (/^T[0-2][+-]$/.test(move)) {
       const z = Number(move[1]);
       const pivot = new THREE.Group();
+      pivot.userData.pivot = true;
       root.add(pivot);
       for (const child of [...cubies.children]) if ((child.userData as { z: number }).z === z) pivot.attach(child);
       const angle = (move[2] === "+" ? 1 : -1) * (Math.PI / 2);
       stage.animate((now) => {
+        if (mine !== generation) return false;
         const t = Math.min(1, (now - start) / duration);
         pivot.rotation.y = angle * ease(t);
         if (t >= 1) {
           root.remove(pivot);
           disposeGroup(pivot);
           buildCubies(view);
+          fallAfterTwist(previous, z, move[2] === "+" ? 2 : -2);
           return false;
         }
         return true;
       });
     } else if (move === "F") {
       stage.animate((now) => {
+        if (mine !== generation) return false;
         const t = Math.min(1, (now - start) / (duration * 1.4));
         cubies.rotation.x = Math.PI * ease(t);
         if (t >= 1) {
@@ -299,6 +311,7 @@ export function createCageBoard(): Board {
       if (!mesh) return;
       const target = mesh.position.y;
       stage.animate((now) => {
+        if (mine !== generation) return false;
         const t = Math.min(1, (now - start) / duration);
         mesh.position.y = target + (1 - t * t) * 2.6;
         return t < 1;
@@ -323,6 +336,31 @@ export function createCageBoard(): Board {
     camera.lookAt(0, -0.3, 0);
     stage.controls?.update();
     stage.requestRender();
+  }
+
+  /** After a twist the turned layer's cubies may hang over holes: let them fall (animated). */
+  function fallAfterTwist(previous: CageView, z: number, step: number): void {
+    const start = performance.now();
+    const drops: { mesh: THREE.Object3D; from: number; to: number }[] = [];
+    for (let r = 0; r < 8; r++) {
+      // The column just after the turn, before settling: layer z came from column r - step.
+      const before = [0, 1, 2].map((h) => (h === z ? previous.columns[(r - step + 8) % 8][h] : previous.columns[r][h]) ?? null);
+      const heights = before.map((c, h) => (c ? h : -1)).filter((h) => h >= 0);
+      heights.forEach((from, k) => {
+        if (from === k) return;
+        const mesh = cubies.children.find((c) => c.userData.r === r && c.userData.z === k);
+        if (mesh) drops.push({ mesh, from: (from - 1) * SPACING, to: mesh.position.y });
+      });
+    }
+    if (!drops.length) return;
+    for (const d of drops) d.mesh.position.y = d.from;
+    const mine = generation;
+    stage.animate((now) => {
+      if (mine !== generation) return false;
+      const t = Math.min(1, (now - start) / 260);
+      for (const d of drops) d.mesh.position.y = d.from + (d.to - d.from) * t * t;
+      return t < 1;
+    });
   }
 
   function renderControls(view: CageView): void {
