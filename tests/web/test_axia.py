@@ -62,3 +62,13 @@ def test_axia_against_a_bot_to_the_result(
     browser.screenshot(SCREENSHOTS / "axia-result.png")
     browser.click("#close-over")
     assert browser.find("#score-sheet").text.count("Player") == 2
+
+
+def test_axia_solo_to_the_rank(web_server: WebServer, browser_factory: BrowserFactory) -> None:
+    browser = browser_factory()
+    create_match(browser, web_server.url, "axia", ["you"], {"players": "1"})
+    assert len(browser.finds("#seat-list li")) == 1
+    turns = play_to_end(browser, axia_through_table, max_turns=400, timeout=90)
+    assert turns > 8
+    browser.click("#close-over")
+    assert "Solo rank" in browser.find(".axia-board .rank").text

@@ -179,7 +179,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
 
   function describeResult(s: StateMessage): string {
     const text = s.result_text ?? "the game is over";
-    if (!s.result) return text;
+    if (!s.result || s.result.length === 1) return text;
     if (held.length === 1) {
       const mine = s.result[held[0]];
       const best = Math.max(...s.result);
