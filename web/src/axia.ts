@@ -214,11 +214,22 @@ export function createAxiaBoard(): Board {
     const name = index < 3 ? `R${index + 1}` : `C${index - 2}`;
     const card = player.scoring[index];
     const node = el("div", { class: "slot", "data-slot": name });
+    // Active once every beast of one of its two linked lines is wounded or defeated.
+    const lines = [0, 1].map((k) =>
+      Array.from({ length: 6 }, (_, i) => (index < 3 ? (2 * index + k) * 6 + i : i * 6 + 2 * (index - 3) + k)),
+    );
+    const filled = (space: number) => player.grid[Math.floor(space / 12) * 3 + Math.floor((space % 6) / 2)] !== null;
+    const active = lines.some((line) => line.every((space) => filled(space) && (player.marks[space] ?? ".") !== "."));
+    if (card && active) {
+      node.classList.add("active");
+      node.setAttribute("data-active", "true");
+    }
     if (card) {
       const data = customCards ? undefined : SCORING.get(card);
       node.append(el("strong", { text: card }));
       node.title = `${name}: ${card} — ${scoringText(index < 3 ? data?.row : data?.column)}`;
-      node.append(el("small", { text: `${(index < 3 ? data?.row : data?.column)?.points ?? ""} VP` }));
+      node.append(el("small", { text: `${(index < 3 ? data?.row : data?.column)?.points ?? ""} VP${active ? " ✓" : ""}` }));
+      if (active) node.title += " — active";
     } else node.append(el("small", { text: name }));
     return mine ? clickable(node, [name], `scoring slot ${name}`) : node;
   }
