@@ -61,7 +61,7 @@ class Browser:
     def open(self, url: str) -> None:
         self.driver.get(url)
 
-    def wait(self, condition: Callable[[], T | None], timeout: float = 20, what: str = "") -> T:
+    def wait(self, condition: Callable[[], T | None], timeout: float = 30, what: str = "") -> T:
         """Poll ``condition`` until it returns something truthy; fail naming ``what``."""
 
         def check(_: Any) -> T | None:
@@ -75,7 +75,7 @@ class Browser:
         )
         return cast(T, result)
 
-    def find(self, css: str, timeout: float = 20) -> WebElement:
+    def find(self, css: str, timeout: float = 30) -> WebElement:
         def visible() -> WebElement | None:
             for element in self.driver.find_elements(By.CSS_SELECTOR, css):
                 if element.is_displayed():
@@ -87,7 +87,7 @@ class Browser:
     def finds(self, css: str) -> list[WebElement]:
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
-    def click(self, css: str, timeout: float = 20) -> None:
+    def click(self, css: str, timeout: float = 30) -> None:
         element = self.wait(
             lambda: next((e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None),
             timeout,

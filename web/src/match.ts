@@ -316,8 +316,12 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     }
     over.hidden = false;
     const results = el("ul", { class: "results" });
-    (state.result ?? []).forEach((r, seat) => {
-      results.append(el("li", { text: `${seatLabel(game, seat)}${held.includes(seat) ? " (you)" : ""}: ${r > 0 ? "win" : r < 0 ? "loss" : "draw"} (${r})` }));
+    const returns = state.result ?? [];
+    const best = Math.max(...returns);
+    const allEqual = returns.every((r) => r === best);
+    returns.forEach((r, seat) => {
+      const word = returns.length === 1 ? "final" : allEqual ? "draw" : r === best ? "win" : "loss";
+      results.append(el("li", { text: `${seatLabel(game, seat)}${held.includes(seat) ? " (you)" : ""}: ${word} (${r})` }));
     });
     const replayButton = el("button", { type: "button", id: "open-replay", class: "primary", text: "Replay the game" });
     replayButton.addEventListener("click", () => void startReplay());
