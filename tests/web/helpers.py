@@ -42,6 +42,8 @@ def create_match(
     """Create a match through the lobby form; returns the match id from the page's URL."""
     browser.open(base + "/")
     browser.select("#game-select", game)
+    if options and any(name != "players" for name in options):
+        browser.click("#more-options summary")
     for name, value in (options or {}).items():
         field = browser.find(f"[data-option={name}]")
         if field.tag_name == "select":

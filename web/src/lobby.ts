@@ -91,6 +91,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     const game = current();
     summary.textContent = game.summary;
     optionsBox.replaceChildren(el("legend", { text: "Options" }));
+    const more = el("details", { id: "more-options" }, el("summary", { text: "More options (table rules and variants)" }));
     const range = playerRange(game);
     for (const option of game.options) {
       // A card-file path names a file on the server: not a choice for a browser player.
@@ -117,8 +118,9 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
       const words = option.doc ? option.doc.charAt(0).toUpperCase() + option.doc.slice(1) : option.name;
       const row = el("div", { class: "row option" }, el("label", { for: id, text: words }), input);
       row.title = `${option.name}: ${option.allowed}`;
-      optionsBox.append(row);
+      (option.name === "players" ? optionsBox : more).append(row);
     }
+    if (more.childElementCount > 1) optionsBox.append(more);
     renderSeats();
   }
 
