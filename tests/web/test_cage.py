@@ -87,6 +87,7 @@ def test_cage_against_a_bot_to_the_result_then_replay(
     assert browser.find("#move-list li.current").get_attribute("data-ply") == "1"
     assert sum(not label.endswith("empty") for label in column_labels(browser)) == 1
     browser.click("#replay-next")
+    browser.screenshot(SCREENSHOTS / "cage-replay.png")
     browser.click("#replay-prev")
     browser.wait(lambda: browser.find("#replay-ply").get_attribute("data-ply") == "1", what="back")
     browser.click("#replay-end")
