@@ -74,7 +74,7 @@ const CUBE = { black: 0x34343c, white: 0xece6d6 };
 const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
 
 export function createAxiomBoard(): Board {
-  const stage = createStage("Axiom in 3D", new THREE.Vector3(3.6, 4.4, 5.4), new THREE.Vector3(0, 0.9, -0.5));
+  const stage = createStage("Axiom in 3D", new THREE.Vector3(4.4, 5.0, 6.6), new THREE.Vector3(0, 0.9, -0.5));
   const { scene } = stage;
   const table = new THREE.Mesh(new THREE.CircleGeometry(6, 48), new THREE.MeshStandardMaterial({ color: 0x9c7b55, roughness: 0.9 }));
   table.rotation.x = -Math.PI / 2;
@@ -237,7 +237,8 @@ export function createAxiomBoard(): Board {
     const legal = context.legal;
     if (!legal.length) {
       const parsed = parseAxiomPosition(((context.view as { position?: string }).position ?? "") as string);
-      info.textContent = `${parsed.toMove ? `${parsed.toMove} to move` : ""}${parsed.result !== "-" ? ` · ${parsed.result}` : ""} · drag to orbit, scroll to zoom`;
+      const where = parsed.result !== "-" ? parsed.result.replace("-", " ") : parsed.toMove ? `${parsed.toMove} to move` : "";
+      info.textContent = `${where} · drag to orbit, scroll to zoom`;
       return;
     }
     info.textContent = "Pick a piece (click it in 3D or below); its moves light up in green.";
