@@ -166,7 +166,10 @@ export function createAxiomBoard(): Board {
       const mesh = piece.kind === "C" ? cubeMesh(piece) : sceptreMesh(piece);
       const id = `${piece.kind}${cellText(piece.cell)}`;
       mesh.userData = { id, piece };
-      if (id === selected) markSelected(mesh, 0x36c275);
+      if (id === selected && piece.kind === "S") {
+        markSelected(mesh, 0xffffff);
+        mesh.scale.setScalar(1.25);
+      } else if (id === selected) markSelected(mesh, 0x36c275);
       else if (moved && moved.kind === piece.kind && key(moved.to) === key(piece.cell)) markSelected(mesh, 0x6a4cff);
       pieces.add(mesh);
     }
