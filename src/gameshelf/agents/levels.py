@@ -67,7 +67,7 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     "axia": {
         "easy": LevelSpec("greedy", 0, 0.0),
         "medium": LevelSpec("ismcts", 80, 1.0, rollout_depth=AXIA_ROLLOUT),
-        "hard": LevelSpec("ismcts", 400, 1.9, rollout_depth=AXIA_ROLLOUT),
+        "hard": LevelSpec("ismcts", 400, 1.6, rollout_depth=AXIA_ROLLOUT),
         "expert": LevelSpec("ismcts", 2000, 10.0, rollout_depth=AXIA_ROLLOUT),
     },
 }
