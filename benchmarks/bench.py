@@ -316,7 +316,7 @@ class Settings:
     seed: int = 1
 
 
-QUICK = Settings(rounds=2, seconds=0.7, mcts_seconds=1.2, mcts_sims=16, memory_steps=200)
+QUICK = Settings(rounds=2, seconds=0.7, mcts_seconds=1.0, mcts_sims=8, memory_steps=200)
 FULL = Settings(rounds=4, seconds=2.0, mcts_seconds=3.0, mcts_sims=32, memory_steps=500)
 
 
@@ -472,7 +472,7 @@ def _fmt(value: float | None, unit: str) -> str:
     if value is None:
         return "missing"
     if unit == "bytes":
-        return f"{value / 1024:,.1f} Ki" if value >= 10_240 else f"{value:,.0f}"
+        return f"{value:,.0f}"
     return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
 
 
