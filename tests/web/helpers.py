@@ -7,6 +7,9 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+
 from .browser import Browser
 
 # Returns null while nothing is to be done; {"over": true} once the game-over screen shows;
@@ -32,6 +35,27 @@ def api(base: str, path: str) -> Any:
         return json.load(response)
 
 
+def _option_field(browser: Browser, name: str) -> Any:
+    """The lobby's field for option ``name``, opening "More options" (again) if the form was
+    redrawn after the click — under load the redraw for the chosen game can come late."""
+    selector = f"[data-option={name}]"
+
+    def visible_field() -> Any:
+        try:
+            fields = browser.driver.find_elements(By.CSS_SELECTOR, selector)
+            if fields and fields[0].is_displayed():
+                return fields[0]
+            closed = "#more-options:not([open]) summary"
+            summaries = browser.driver.find_elements(By.CSS_SELECTOR, closed)
+            if fields and summaries:
+                summaries[0].click()
+        except StaleElementReferenceException:  # the form was redrawn between two calls
+            pass
+        return None
+
+    return browser.wait(visible_field, 60, f"the lobby field for option {name}")
+
+
 def create_match(
     browser: Browser,
     base: str,
@@ -42,10 +66,8 @@ def create_match(
     """Create a match through the lobby form; returns the match id from the page's URL."""
     browser.open(base + "/")
     browser.select("#game-select", game)
-    if options and any(name != "players" for name in options):
-        browser.click("#more-options summary")
     for name, value in (options or {}).items():
-        field = browser.find(f"[data-option={name}]")
+        field = _option_field(browser, name)
         if field.tag_name == "select":
             browser.select(f"[data-option={name}]", value)
         else:

@@ -25,7 +25,7 @@ def test_random_games_keep_every_protocol_invariant(players: int) -> None:
         "cage(players=4,no_reverse=off,allow_noop_twists=false)",
         "cage(players=4,continue_after_last_drop=true,max_plies=60,repetition_draw=2)",
         "cage(players=2,stock=12:12)",
-        "cage(players=3,stock=5:0:2,no_reverse=semantic,continue_after_last_drop=true)",
+        "cage(players=3,stock=5:0:2,no_reverse=semantic,continue_after_last_drop=true,max_plies=80)",
     ],
 )
 def test_random_games_with_options_keep_every_invariant(game_string: str) -> None:
