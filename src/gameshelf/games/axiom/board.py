@@ -18,7 +18,8 @@ from .geometry import (
     DIR_NAMES,
     OPPOSITE,
     PERPENDICULAR,
-    VECTORS,
+    PLACEMENT_INDEX,
+    PLACEMENTS,
     ZM,
     ZP,
     Cell,
@@ -78,8 +79,13 @@ def sceptre_targets(
     """
     _, p0, n0 = sceptres[index]
     origin = (p0, n0)
-    other_faces = {(c, d) for i, (_, c, d) in enumerate(sceptres) if i != index}
-    other_air = {step(c, d) for i, (_, c, d) in enumerate(sceptres) if i != index}
+    nbr = _NEIGHBOURS
+    other_faces: set[Face] = set()
+    other_air: set[Cell] = set()
+    for i, (_, c, d) in enumerate(sceptres):
+        if i != index:
+            other_faces.add((c, d))
+            other_air.add((nbr.get(c) or around(c))[d])
     all_faces = other_faces | {origin}
     tall = opts.tall
 
@@ -87,23 +93,22 @@ def sceptre_targets(
         value = cubes.get(q)
         if value is None or value >> m & 1:
             return False
-        air = step(q, m)
-        if air[2] < 1 or air in cubes or (q, m) == origin or (q, m) in other_faces:
+        air = (nbr.get(q) or around(q))[m]
+        if air[2] < 1 or air in cubes or (q, m) in all_faces:
             return False
         return tall or air not in other_air
 
     def can_stop(q: Cell, m: int) -> bool:
-        if not tall or passing:
-            return True
         air = step(q, m)
         far = step(air, m)
         if air in other_air or far[2] < 1 or far in cubes:
             return False
         return (step(far, m), OPPOSITE[m]) not in all_faces
 
+    stop = None if not tall or passing else can_stop  # None: every face passed is a stop
     found: dict[Face, None] = {}
     for heading in PERPENDICULAR[n0]:
-        _walk_lateral(opts, cubes, p0, n0, heading, enterable, can_stop, found)
+        _walk_lateral(opts, cubes, p0, n0, heading, enterable, stop, found)
     if opts.diagonal_moves:
         squeeze = opts.diagonal_squeeze == "all_planes" or (
             opts.diagonal_squeeze == "top_only" and n0 == ZP
@@ -111,12 +116,17 @@ def sceptre_targets(
         for a, b in DIAGONALS[n0]:
             p = p0
             while True:
-                q = step2(p, a, b)
+                beside = nbr.get(p) or around(p)
+                side_a = beside[a]
+                q = (nbr.get(side_a) or around(side_a))[b]
                 if not enterable(q, n0):
                     break
-                if squeeze and step2(p, n0, a) in cubes and step2(p, n0, b) in cubes:
-                    break
-                if can_stop(q, n0):
+                if squeeze:
+                    up = beside[n0]
+                    up_beside = nbr.get(up) or around(up)
+                    if up_beside[a] in cubes and up_beside[b] in cubes:
+                        break
+                if stop is None or stop(q, n0):
                     found[(q, n0)] = None
                 p = q
     return list(found)
@@ -134,13 +144,15 @@ def _walk_lateral(
 ) -> None:
     """Follow one lateral heading: inside corners, flat steps, outside corners."""
     seen: set[tuple[Cell, int, int]] = set()
+    nbr = _NEIGHBOURS
+    concave = opts.concave_turns
     while True:
-        ahead = step(p, h)
+        ahead = (nbr.get(p) or around(p))[h]
         if ahead[2] < 1:
             return
-        corner = step(ahead, n)
+        corner = (nbr.get(ahead) or around(ahead))[n]
         if corner in cubes:
-            if not opts.concave_turns:
+            if not concave:
                 return
             p, n, h = corner, OPPOSITE[h], n
         elif ahead in cubes:
@@ -150,7 +162,7 @@ def _walk_lateral(
         if not enterable(p, n) or (p, n, h) in seen:
             return
         seen.add((p, n, h))
-        if can_stop(p, n):
+        if can_stop is None or can_stop(p, n):
             found[(p, n)] = None
 
 
@@ -376,7 +388,239 @@ def fitting_masks(
     return fits
 
 
-_DELTA_DIR: dict[Cell, int] = {v: d for d, v in enumerate(VECTORS)}
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def around(cell: Cell) -> tuple[Cell, ...]:
+    """The six neighbours of ``cell`` in direction order (memoised: cells repeat a lot)."""
+    found = _NEIGHBOURS.get(cell)
+    if found is None:
+        if len(_NEIGHBOURS) > 1 << 17:
+            _NEIGHBOURS.clear()
+        x, y, z = cell
+        found = (
+            (x + 1, y, z),
+            (x - 1, y, z),
+            (x, y + 1, z),
+            (x, y - 1, z),
+            (x, y, z + 1),
+            (x, y, z - 1),
+        )
+        _NEIGHBOURS[cell] = found
+    return found
+
+
+_LINKS: dict[Cell, tuple[tuple[Cell, int, int, int], ...]] = {}
+
+
+def _links(cell: Cell) -> tuple[tuple[Cell, int, int, int], ...]:
+    """``(neighbour, bit of the direction back, bit of the direction, direction)`` for the
+    neighbours of ``cell`` on or above the table (memoised)."""
+    found = _LINKS.get(cell)
+    if found is None:
+        if len(_LINKS) > 1 << 17:
+            _LINKS.clear()
+        found = tuple((t, 1 << (e ^ 1), 1 << e, e) for e, t in enumerate(around(cell)) if t[2] >= 1)
+        _LINKS[cell] = found
+    return found
+
+
+Fits = tuple[tuple[int, ...], tuple[int, ...]]
+"""Dome sets that fit a cell and their indices in :data:`~.geometry.PLACEMENTS`."""
+
+_NO_FITS: Fits = ((), ())
+SCEPTRE_ACTIONS = 12 * 12 * 6
+"""Sceptre-move ids come first; cube-move ids start here (see :mod:`.rules`)."""
+WIDTH = len(PLACEMENTS)
+FitsEntry = tuple[Fits, Fits, Fits, dict[int, tuple[tuple[int, ...], tuple[int, ...]]]]
+_FITS_BY_DOMES: dict[int, FitsEntry] = {}
+
+
+def _fits_key(touching: int, facing: int, ground: bool, overhang: bool, forbid: bool) -> int:
+    """The memo key of :func:`_fits_by_domes` (an int: cheaper to hash than a tuple)."""
+    return touching | facing << 6 | ground << 12 | overhang << 13 | forbid << 14
+
+
+def _fits_by_domes(opts: RuleOptions, touching: int, facing: int, ground: bool) -> FitsEntry:
+    """For 0 (unused), 1 and 2 domes: what fits an empty cell with these neighbour masks.
+
+    Folds in the cell tests that depend only on the masks: some neighbour, nothing above, and
+    (without overhang) a cube below unless on the table. Memoised per option pair; the last
+    item memoises, per anchor code, the id offsets of both dome counts (see
+    :func:`cube_move_ids`).
+    """
+    key = _fits_key(touching, facing, ground, opts.allow_overhang, opts.forbid_recess_contact)
+    entry = _FITS_BY_DOMES.get(key)
+    if entry is None:
+        if (
+            not touching
+            or touching >> ZP & 1
+            or (not opts.allow_overhang and not ground and not touching >> ZM & 1)
+        ):
+            entry = (_NO_FITS, _NO_FITS, _NO_FITS, {})
+        else:
+            z = 1 if ground else 2
+            by_domes = []
+            for domes in (1, 2):
+                masks = fitting_masks(opts, domes, (0, 0, z), touching, facing)
+                by_domes.append((masks, tuple(PLACEMENT_INDEX[m] for m in masks)))
+            entry = (_NO_FITS, by_domes[0], by_domes[1], {})
+        _FITS_BY_DOMES[key] = entry
+    return entry
+
+
+def _offsets(entry: FitsEntry, code: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Id offsets ``code * WIDTH + placement`` of the fits of one- and two-domed cubes."""
+    found = entry[3].get(code)
+    if found is None:
+        start = code * WIDTH
+        found = (
+            tuple(start + p for p in entry[1][1]),
+            tuple(start + p for p in entry[2][1]),
+        )
+        entry[3][code] = found
+    return found
+
+
+def cube_move_ids(
+    opts: RuleOptions,
+    cubes: Cubes,
+    sceptres: list[Sceptre],
+    color: int,
+    cells: list[Cell] | None = None,
+) -> list[int]:
+    """The action ids of every legal cube move of ``color`` (unordered; ``cells`` sorted cubes).
+
+    An id is ``SCEPTRE_ACTIONS + ((source_rank * 12 + anchor_rank) * 6 + anchor_dir) * 18 +
+    placement`` where the anchor is the lowest-ranked other cube next to the target and
+    ``anchor_dir`` the direction from it to the target.
+
+    Target cells, their neighbour masks and their two best anchors are found once, from the
+    cubes' side, and turned into id offsets for one- and two-domed cubes; a source then takes
+    those offsets wholesale except at the (at most six) target cells next to it, which are
+    recomputed without it.
+    """
+    if cells is None:
+        cells = sorted(cubes)
+    air: set[Cell] = set()
+    holders: set[Cell] = set()
+    for _, c, d in sceptres:
+        holders.add(c)
+        air.add(around(c)[d])
+    if opts.tall:
+        air.update(step2(c, d, d) for _, c, d in sceptres)
+    # empty cells next to cubes: [touching, facing, first anchor code, its cube, second code]
+    info: dict[Cell, list[Any]] = {}
+    sources: list[tuple[Cell, int, int]] = []
+    for rank, cell in enumerate(cells):
+        value = cubes[cell]
+        r6 = rank * 6
+        for t, back, bit, e in _LINKS.get(cell) or _links(cell):
+            if t in cubes:
+                continue
+            entry = info.get(t)
+            if entry is None:
+                info[t] = [back, back if value & bit else 0, r6 + e, cell, -1]
+            else:
+                entry[0] |= back
+                if value & bit:
+                    entry[1] |= back
+                if entry[4] < 0:
+                    entry[4] = r6 + e
+        if (
+            value >> 6 == color
+            and cell not in holders
+            and (_NEIGHBOURS.get(cell) or around(cell))[ZP] not in cubes
+        ):
+            mask = value & 63
+            sources.append((cell, rank, 2 if mask & (mask - 1) else 1))
+    if not sources:
+        return []
+    if opts.allow_overhang:
+        ctx = PlacementContext.build(opts, cubes, sceptres)
+        sources = [s for s in sources if not source_problem(ctx, s[0], color)]
+    table = _fits_by_domes
+    known = _FITS_BY_DOMES
+    over, forbid = opts.allow_overhang, opts.forbid_recess_contact
+    flat: tuple[list[int], list[int], list[int]] = ([], [], [])
+    one, two = flat[1], flat[2]
+    spans: dict[Cell, tuple[int, int, int, int, int]] = {}
+    flags = _fits_key(0, 0, False, over, forbid)
+    # where each source's own offsets must be cut out and recomputed
+    beside = {t for source, _, _ in sources for t in _NEIGHBOURS.get(source) or around(source)}
+    for t, (touching, facing, code, _, _) in info.items():
+        if t in air:
+            continue
+        ground = t[2] == 1
+        fits = known.get(touching | facing << 6 | ground << 12 | flags) or table(
+            opts, touching, facing, ground
+        )
+        rel = fits[3].get(code) or _offsets(fits, code)
+        if t in beside:
+            a1, a2 = len(one), len(two)
+            one += rel[0]
+            two += rel[1]
+            spans[t] = (0, a1, len(one), a2, len(two))
+        else:
+            one += rel[0]
+            two += rel[1]
+    ids: list[int] = []
+    for source, rank, domes in sources:
+        row = SCEPTRE_ACTIONS + rank * 72 * WIDTH
+        mine: list[int] = []
+        cuts: list[tuple[int, int]] = []
+        near = _NEIGHBOURS.get(source) or around(source)
+        for e in range(6):
+            t = near[e]
+            span = spans.get(t)
+            if span is None:
+                continue
+            cuts.append((span[2 * domes - 1], span[2 * domes]))
+            touching, facing, code, anchor, second = info[t]
+            gone = ~(1 << (e ^ 1))  # the source, seen from t
+            offsets = table(opts, touching & gone, facing & gone, t[2] == 1)[domes][1]
+            if offsets:
+                start = row + (second if anchor == source else code) * WIDTH
+                mine.extend([start + offset for offset in offsets])
+        rest = flat[domes]
+        cuts.sort()
+        at = 0
+        for begin, end in cuts:
+            if begin > at:
+                mine.extend([row + x for x in rest[at:begin]])
+            at = end
+        mine.extend([row + x for x in rest[at:]])
+        if opts.require_connected:
+            mine = _connected_only(cubes, cells, source, mine)
+        ids.extend(mine)
+    return ids
+
+
+def _connected_only(cubes: Cubes, cells: list[Cell], source: Cell, ids: list[int]) -> list[int]:
+    """``ids`` (cube moves of ``source``) that do not split the structure into more pieces."""
+    pieces = count_pieces(cubes)
+    others = [c for c in cubes if c != source]
+    verdict: dict[Cell, bool] = {}
+    kept = []
+    for action in ids:
+        code = (action - SCEPTRE_ACTIONS) // WIDTH % 72
+        target = around(cells[code // 6])[code % 6]
+        ok = verdict.get(target)
+        if ok is None:
+            ok = verdict[target] = count_pieces([*others, target]) <= pieces
+        if ok:
+            kept.append(action)
+    return kept
+
+
+def decode_cube_move(cells: list[Cell], action: int) -> tuple[Cell, Cell, int] | None:
+    """``(source, target, mask)`` of a cube-move id, or ``None`` when a rank is out of range."""
+    rest, placement = divmod(action - SCEPTRE_ACTIONS, WIDTH)
+    rest, anchor_dir = divmod(rest, 6)
+    source, anchor = divmod(rest, 12)
+    if not 0 <= source < len(cells) or anchor >= len(cells):
+        return None
+    return cells[source], around(cells[anchor])[anchor_dir], PLACEMENTS[placement]
 
 
 def cube_moves(
@@ -384,47 +628,16 @@ def cube_moves(
 ) -> list[tuple[Cell, Cell, tuple[int, ...]]]:
     """Every legal cube move of ``color``, grouped as ``(source, target, masks)``.
 
-    The fast twin of :func:`placement_problem` (same rules, no messages): target cells and
-    their neighbour masks are computed once, then corrected for the lifted cube.
+    The fast twin of :func:`placement_problem` (same rules, no messages): the moves of
+    :func:`cube_move_ids`, read back from their ids.
     """
-    ctx = PlacementContext.build(opts, cubes, sceptres)
-    sources = [
-        c for c in sorted(cubes) if cubes[c] >> 6 == color and not source_problem(ctx, c, color)
-    ]
-    if not sources:
-        return []
-    blocked = ctx.air_cells | ctx.reach_cells
-    targets = []
-    for target in sorted({step(q, d) for q in cubes for d in ALL_DIRS} - cubes.keys()):
-        if target[2] >= 1 and target not in blocked:
-            touching, facing = neighbours(cubes, target)
-            targets.append((target, touching, facing))
-    overhang = opts.allow_overhang
-    moves: list[tuple[Cell, Cell, tuple[int, ...]]] = []
-    for source in sources:
-        domes = popcount(cubes[source] & 63)
-        sx, sy, sz = source
-        others: Cubes | None = None
-        for target, touching, facing in targets:
-            x, y, z = target
-            d = _DELTA_DIR.get((sx - x, sy - y, sz - z))
-            if d is not None:
-                touching &= ~(1 << d)
-                facing &= ~(1 << d)
-            if not touching or (touching >> ZP & 1):
-                continue
-            if not overhang and z > 1 and not touching >> ZM & 1:
-                continue
-            fits = fitting_masks(opts, domes, target, touching, facing)
-            if not fits:
-                continue
-            if opts.require_connected:
-                if others is None:
-                    others = {c: v for c, v in cubes.items() if c != source}
-                if connection_problem(ctx, others, target):
-                    continue
-            moves.append((source, target, fits))
-    return moves
+    cells = sorted(cubes)
+    grouped: dict[tuple[Cell, Cell], list[int]] = {}
+    for action in sorted(cube_move_ids(opts, cubes, sceptres, color, cells)):
+        move = decode_cube_move(cells, action)
+        assert move is not None
+        grouped.setdefault(move[:2], []).append(move[2])
+    return [(source, target, tuple(masks)) for (source, target), masks in grouped.items()]
 
 
 def placement_problem(

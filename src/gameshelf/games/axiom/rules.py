@@ -31,8 +31,9 @@ from gameshelf.core import (
 )
 
 from .board import (
+    SCEPTRE_ACTIONS,
     RuleOptions,
-    cube_moves,
+    cube_move_ids,
     eliminable,
     placement_problem,
     sceptre_blocker,
@@ -65,7 +66,6 @@ from .notation import (
     parse_move,
 )
 
-SCEPTRE_ACTIONS = 12 * 12 * 6
 CUBE_ACTIONS = 12 * 12 * 6 * len(PLACEMENTS)
 NUM_ACTIONS = SCEPTRE_ACTIONS + CUBE_ACTIONS
 
@@ -117,16 +117,22 @@ def parse_setup(text: str) -> tuple[Cubes, list[Sceptre]]:
 
 
 def _digest(cubes: Cubes, sceptres: list[Sceptre], to_move: int) -> str:
-    """Repetition key: the position up to translation in x and y, with the side to move."""
+    """Repetition key: the position up to translation in x and y, with the side to move.
+
+    Sorting cells sorts their translates the same way, so the cells are sorted as they are and
+    shifted after.
+    """
     if cubes:
-        mx = min(c[0] for c in cubes)
-        my = min(c[1] for c in cubes)
+        cells = sorted(cubes)
+        mx = cells[0][0]
+        my = min([c[1] for c in cells])
     else:
+        cells = []
         mx = my = 0
     key = (
         to_move,
-        sorted((x - mx, y - my, z, v) for (x, y, z), v in cubes.items()),
-        sorted((s, x - mx, y - my, z, d) for s, (x, y, z), d in sceptres),
+        [(x - mx, y - my, z, cubes[x, y, z]) for x, y, z in cells],
+        [(s, x - mx, y - my, z, d) for s, (x, y, z), d in sorted(sceptres)],
     )
     return hashlib.blake2b(repr(key).encode(), digest_size=8).hexdigest()
 
@@ -292,7 +298,7 @@ class AxiomState(State):
         self.seen: dict[str, int] = {_digest(cubes, sceptres, to_move): 1}
         self._history: list[int] = []
         self._owned = True
-        self._legal: dict[int, Move_] | None = None
+        self._legal: list[int] | None = None
         self._rank: tuple[list[Cell], dict[Cell, int]] | None = None
 
     # --- move generation ------------------------------------------------------------------
@@ -351,38 +357,41 @@ class AxiomState(State):
             return None
         return (1, cells[source], step(cells[anchor], anchor_dir), PLACEMENTS[placement])
 
-    def _raw_moves(self) -> dict[int, Move_]:
+    def _generate(self) -> list[int]:
+        """Every legal action id, ascending."""
         opts = self.game.options
-        _, rank = self._ranks()
-        moves: dict[int, Move_] = {}
-        for index, (color, cell, _) in enumerate(self.sceptres):
-            if color == self.to_move:
+        cubes, sceptres, me = self.cubes, self.sceptres, self.to_move
+        cells, rank = self._ranks()
+        ids: list[int] = []
+        risky: list[int] = []  # sceptre moves onto a cube holding another own sceptre
+        forced = opts.self_capture == "only_if_forced"
+        own = {c for s, c, _ in sceptres if s == me} if forced else set()
+        for index, (color, cell, _) in enumerate(sceptres):
+            if color == me:
                 base = rank[cell] * 72
-                for target, face in sceptre_targets(opts, self.cubes, self.sceptres, index):
-                    moves[base + rank[target] * 6 + face] = (0, cell, target, face)
-        for source, target, masks in cube_moves(opts, self.cubes, self.sceptres, self.to_move):
-            base = SCEPTRE_ACTIONS + (rank[source] * 72 + self._anchor(source, target, rank)) * len(
-                PLACEMENTS
-            )
-            for mask in masks:
-                moves[base + PLACEMENT_INDEX[mask]] = (1, source, target, mask)
-        if opts.self_capture == "only_if_forced":
-            safe = {a: m for a, m in moves.items() if not self._is_self_capture(m)}
-            if safe:
-                moves = safe
-        return moves
+                for target, face in sceptre_targets(opts, cubes, sceptres, index):
+                    action = base + rank[target] * 6 + face
+                    if forced and target in own and target != cell:
+                        risky.append(action)
+                    else:
+                        ids.append(action)
+        ids.extend(cube_move_ids(opts, cubes, sceptres, me, cells))
+        if risky and not ids:
+            ids = risky
+        ids.sort()
+        return ids
 
     def _is_self_capture(self, move: Move_) -> bool:
         if move[0] != 0:
             return False
         return any(c == move[2] and s == self.to_move and c != move[1] for s, c, _ in self.sceptres)
 
-    def _legal_map(self) -> dict[int, Move_]:
+    def _legal_ids(self) -> list[int]:
         if self._legal is None:
             if self.outcome is not None:
-                self._legal = {}
+                self._legal = []
             else:
-                self._legal = self._raw_moves()
+                self._legal = self._generate()
         return self._legal
 
     # --- protocol primitives --------------------------------------------------------------
@@ -392,11 +401,11 @@ class AxiomState(State):
 
     def legal_actions(self) -> list[int]:
         """Legal action ids, ascending."""
-        return sorted(self._legal_map())
+        return list(self._legal_ids())
 
     def is_terminal(self) -> bool:
         """Over by capture, self-capture, repetition, ply cap, or no legal move."""
-        return self.outcome is not None or not self._legal_map()
+        return self.outcome is not None or not self._legal_ids()
 
     def returns(self) -> list[float]:
         """+1 / -1 for the winner / loser, 0 each for a draw or an unfinished game."""
@@ -409,7 +418,7 @@ class AxiomState(State):
         """``None`` while the game runs, ``-1`` for a draw, else the winning colour."""
         if self.outcome is not None:
             return self.outcome[0]
-        if self._legal_map():
+        if self._legal_ids():
             return None
         return -1 if self.game.options.no_move_result == "draw" else 1 - self.to_move
 
@@ -417,11 +426,11 @@ class AxiomState(State):
         """Why the game ended (one of ``RESULT_REASONS``), or ``None``."""
         if self.outcome is not None:
             return self.outcome[1]
-        return None if self._legal_map() else "no-move"
+        return None if self._legal_ids() else "no-move"
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action id (unchecked)."""
-        move = self._legal_map().get(action) or self._decode(action)
+        move = self._decode(action)
         if move is None:
             raise IllegalMove(f"action {action} is not a move here")
         if not self._owned:
@@ -494,7 +503,7 @@ class AxiomState(State):
 
     def action_to_string(self, action: int) -> str:
         """``S(..) S(..)f`` or ``C(..) C(..)d1 d2``."""
-        move = self._legal_map().get(action) or self._decode(action)
+        move = self._decode(action)
         if move is None:
             raise IllegalMove(f"action {action} names no move in this position")
         return self.move_text(move)
@@ -544,7 +553,7 @@ class AxiomState(State):
             if move[0] == 0 or self._anchor(move[1], move[2], rank) >= 0
             else action
         )
-        if canonical != action and canonical in self._legal_map():
+        if canonical != action and canonical in self._legal_ids():
             return f"action {action} is not the id of {text!r} here; its id is {canonical}"
         return f"move {text!r} is illegal: {self._reason(move)}"
 
