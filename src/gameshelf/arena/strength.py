@@ -227,7 +227,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         out.append("")
     out += ["## Solver ladder", ""]
     if ladder_data is not None:
-        out += ["| variant | horizon | result | best first moves | nodes | seconds |"]
+        out += ["| variant | horizon | result | best first moves (up to 8) | nodes | seconds |"]
         out.append("|---|---|---|---|---|---|")
         for row in ladder_data["rows"]:
             best = " ".join(row["best"])
