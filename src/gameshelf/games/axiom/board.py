@@ -410,6 +410,8 @@ def around(cell: Cell) -> tuple[Cell, ...]:
     return found
 
 
+_TAKEN: list[Any] = []
+"""Marks occupied and air cells among the targets of :func:`cube_move_ids`."""
 _LINKS: dict[Cell, tuple[tuple[Cell, int, int, int], ...]] = {}
 
 
@@ -510,17 +512,19 @@ def cube_move_ids(
     if opts.tall:
         air.update(step2(c, d, d) for _, c, d in sceptres)
     # empty cells next to cubes: [touching, facing, first anchor code, its cube, second code]
-    info: dict[Cell, list[Any]] = {}
+    # (occupied cells and air cells are marked first, so that one lookup tells all three apart)
+    info: dict[Cell, list[Any]] = dict.fromkeys(cubes, _TAKEN)
+    info.update(dict.fromkeys(air, _TAKEN))
     sources: list[tuple[Cell, int, int]] = []
     for rank, cell in enumerate(cells):
         value = cubes[cell]
         r6 = rank * 6
         for t, back, bit, e in _LINKS.get(cell) or _links(cell):
-            if t in cubes:
-                continue
             entry = info.get(t)
             if entry is None:
                 info[t] = [back, back if value & bit else 0, r6 + e, cell, -1]
+            elif entry is _TAKEN:
+                continue
             else:
                 entry[0] |= back
                 if value & bit:
@@ -548,9 +552,10 @@ def cube_move_ids(
     flags = _fits_key(0, 0, False, over, forbid)
     # where each source's own offsets must be cut out and recomputed
     beside = {t for source, _, _ in sources for t in _NEIGHBOURS.get(source) or around(source)}
-    for t, (touching, facing, code, _, _) in info.items():
-        if t in air:
+    for t, entry in info.items():
+        if entry is _TAKEN:
             continue
+        touching, facing, code = entry[0], entry[1], entry[2]
         ground = t[2] == 1
         fits = known.get(touching | facing << 6 | ground << 12 | flags) or table(
             opts, touching, facing, ground
@@ -574,7 +579,7 @@ def cube_move_ids(
             t = near[e]
             span = spans.get(t)
             if span is None:
-                continue
+                continue  # occupied, an air cell, or under the table
             cuts.append((span[2 * domes - 1], span[2 * domes]))
             touching, facing, code, anchor, second = info[t]
             gone = ~(1 << (e ^ 1))  # the source, seen from t
