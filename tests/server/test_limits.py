@@ -32,3 +32,18 @@ def test_oversized_http_bodies_are_refused_with_413(server: RunningServer) -> No
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "request/too-large"
     assert httpx.get(f"{server.url}/api/matches").json() == []
+
+
+def test_a_rate_limited_request_is_answered_with_its_own_id(
+    lobby: Lobby, server: RunningServer
+) -> None:
+    match = lobby.create("cage", [{"kind": "human"}, {"kind": "human"}])
+    token = lobby.join(match["id"])["token"]
+    with SeatClient(server.url, match["id"], [token]) as table:
+        for index in range(60):
+            table.send({"type": "ping", "id": f"flood-{index}"})
+        replies = [table.receive() for _ in range(60)]
+        refused = [r for r in replies if r.get("code") == "request/rate-limited"]
+        assert refused and all(str(r["id"]).startswith("flood-") for r in refused)
+        # The client's own request() waits out the limit and still gets its answer.
+        assert table.request({"type": "ping"})["type"] == "pong"

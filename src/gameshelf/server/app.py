@@ -257,13 +257,13 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, match_id: str) -> None:
             request_id = None
             try:
                 message = await _receive(websocket)
+                request_id = _request_id(message)  # so that even a refusal names its request
                 if not bucket.take():
                     raise ServerError(
                         "request/rate-limited",
                         f"too many messages: at most {RATE_PER_SECOND:g} per second "
                         f"(bursts of {RATE_BURST:g}); this one was dropped",
                     )
-                request_id = _request_id(message)
                 await _dispatch(hub, runtime, client, message, request_id)
             except GameshelfError as error:
                 reply: dict[str, Any] = {"type": "error", **error_body(error)["error"]}

@@ -145,27 +145,28 @@ class SeatClient:
         )
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send a message with a fresh request id and return the server's answer to it."""
-        self._next_id += 1
-        request_id = self._next_id
-        self.send({**message, "id": request_id})
-        while True:
-            reply = self.receive()
-            if reply.get("ack") == request_id or reply.get("id") == request_id:
-                return reply
+        """Send a message with a fresh request id and return the server's answer to it.
 
-    def move(self, seat: int, move: str) -> dict[str, Any]:
-        """Play ``move`` for ``seat`` at the current version; raise on an error reply.
-
-        A ``request/rate-limited`` answer is retried after a short pause.
+        A ``request/rate-limited`` answer is retried after a growing pause.
         """
         for attempt in range(1, 30):
-            reply = self.request(
-                {"type": "move", "seat": seat, "move": move, "version": self.state["version"]}
-            )
+            self._next_id += 1
+            request_id = self._next_id
+            self.send({**message, "id": request_id})
+            while True:
+                reply = self.receive()
+                if reply.get("ack") == request_id or reply.get("id") == request_id:
+                    break
             if reply.get("code") != "request/rate-limited":
-                break
+                return reply
             time.sleep(0.05 * attempt)
+        return reply
+
+    def move(self, seat: int, move: str) -> dict[str, Any]:
+        """Play ``move`` for ``seat`` at the current version; raise on an error reply."""
+        reply = self.request(
+            {"type": "move", "seat": seat, "move": move, "version": self.state["version"]}
+        )
         if reply.get("type") == "error":
             raise ServerReplyError(reply["code"], reply["message"])
         return reply
