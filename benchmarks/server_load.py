@@ -106,6 +106,7 @@ async def drive(
     tally: Tally,
     start: asyncio.Event,
     seed: int,
+    think: float = 0.0,
 ) -> None:
     """One client holding both seats: random moves, one at a time; a new match when one ends."""
     rng = random.Random(seed)
@@ -113,7 +114,7 @@ async def drive(
     while time.monotonic() < deadline[0]:
         if not first:
             match = (await create_matches(base, 1, game, seed))[0]
-        await play_match(base, match, deadline, tally, start, rng, count_held=first)
+        await play_match(base, match, deadline, tally, start, rng, first, think)
         first = False
 
 
@@ -125,6 +126,7 @@ async def play_match(
     start: asyncio.Event,
     rng: random.Random,
     count_held: bool,
+    think: float = 0.0,
 ) -> None:
     """Play one match over its own connection until it ends or time is up."""
     match_id, tokens = match
@@ -141,6 +143,8 @@ async def play_match(
         while time.monotonic() < deadline[0] and state["status"] == "running":
             seat = state["to_move"]
             move = rng.choice(state["seats"][str(seat)]["legal_moves"])
+            if think > 0:  # a player's thinking time, jittered so clients do not move in step
+                await asyncio.sleep(think * (0.5 + rng.random()))
             request += 1
             sent = time.perf_counter()
             await socket_.send(
@@ -170,14 +174,16 @@ async def play_match(
             tally.finished += 1
 
 
-async def run(base: str, matches: int, seconds: float, game: str) -> dict[str, Any]:
+async def run(
+    base: str, matches: int, seconds: float, game: str, think: float = 0.0
+) -> dict[str, Any]:
     """Hold ``matches`` matches at once for ``seconds`` and tally what the clients saw."""
     created = await create_matches(base, matches, game)
     tally = Tally()
     start = asyncio.Event()
     deadline = [float("inf")]
     tasks = [
-        asyncio.create_task(drive(base, match, game, deadline, tally, start, index))
+        asyncio.create_task(drive(base, match, game, deadline, tally, start, index, think))
         for index, match in enumerate(created)
     ]
     while tally.held < matches:
@@ -199,6 +205,7 @@ async def run(base: str, matches: int, seconds: float, game: str) -> dict[str, A
     return {
         "game": game,
         "matches": matches,
+        "think_s": think,
         "matches_held": tally.held,
         "seconds": round(elapsed, 1),
         "moves": len(lat),
@@ -219,6 +226,12 @@ def main() -> None:
     parser.add_argument(
         "--game", default="cage(max_plies=100000,repetition_draw=0,continue_after_last_drop=true)"
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a client waits before each move (0 = flat out, saturating)",
+    )
     parser.add_argument("--database-url")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
@@ -228,7 +241,7 @@ def main() -> None:
         server = start_server(url, port)
         try:
             figures = asyncio.run(
-                run(f"http://127.0.0.1:{port}", args.matches, args.seconds, args.game)
+                run(f"http://127.0.0.1:{port}", args.matches, args.seconds, args.game, args.think)
             )
         finally:
             server.kill()
