@@ -55,14 +55,42 @@ def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise RuntimeError(f"server did not start: {log.read_text()}")
 
 
+class ServerProcess:
+    """`gameshelf serve` in its own process on a fixed port, killed with SIGKILL on demand."""
+
+    def __init__(self, url: str, log: Path) -> None:
+        self.url = url
+        self.log = log
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = _start(url, self.port, log)
+
+    def kill9(self) -> None:
+        """``kill -9`` the server: no shutdown code of ours runs."""
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def restart(self) -> None:
+        """Start a new server on the same database and port."""
+        self.process = _start(self.url, self.port, self.log)
+
+    def crash_and_restart(self) -> None:
+        """``kill -9`` the server, then start a new one on the same database and port."""
+        self.kill9()
+        self.restart()
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+
 @pytest.mark.parametrize("database", DATABASES)
 def test_kill_9_mid_game_then_restart_resumes_exactly(database: str, tmp_path: Path) -> None:
-    url = database_url(database, tmp_path)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path / "server.log"
-    process = _start(url, port, log)
-    try:
+    with ServerProcess(database_url(database, tmp_path), tmp_path / "server.log") as server:
+        base = server.base
         lobby = Lobby(base)
         # A human against the greedy bot (bots run in the real process pool), and a bot-only
         # match that the restarted server must carry on by itself.
@@ -82,10 +110,7 @@ def test_kill_9_mid_game_then_restart_resumes_exactly(database: str, tmp_path: P
                     else state["seats"]["0"]["legal_moves"][0],
                 )
             acknowledged = table.wait_for(lambda s: s["to_move"] == 0 or s["status"] == "finished")
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-        process = _start(url, port, log)
+        server.crash_and_restart()
         lobby = Lobby(base)
         assert lobby.match(match["id"])["version"] == acknowledged["version"]
         with SeatClient(base, match["id"], [token]) as table:
@@ -98,19 +123,12 @@ def test_kill_9_mid_game_then_restart_resumes_exactly(database: str, tmp_path: P
             if table.state["status"] == "running":
                 table.move(0, table.state["seats"]["0"]["legal_moves"][0])
                 assert table.state["version"] == acknowledged["version"] + 1
-    finally:
-        process.kill()
-        process.wait(timeout=10)
 
 
 @pytest.mark.parametrize("database", DATABASES)
 def test_a_bot_only_match_carries_on_after_a_restart(database: str, tmp_path: Path) -> None:
-    url = database_url(database, tmp_path)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path / "server.log"
-    process = _start(url, port, log)
-    try:
+    with ServerProcess(database_url(database, tmp_path), tmp_path / "server.log") as server:
+        base = server.base
         lobby = Lobby(base)
         match = lobby.create(
             "cage(max_plies=400,repetition_draw=0,continue_after_last_drop=true)",
@@ -118,9 +136,7 @@ def test_a_bot_only_match_carries_on_after_a_restart(database: str, tmp_path: Pa
             seed=11,
         )
         time.sleep(0.3)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-        process = _start(url, port, log)
+        server.crash_and_restart()
         lobby = Lobby(base)
         deadline = time.monotonic() + 60
         while lobby.match(match["id"])["status"] != "finished":
@@ -129,21 +145,14 @@ def test_a_bot_only_match_carries_on_after_a_restart(database: str, tmp_path: Pa
         record = parse_record(lobby.record(match["id"]))
         states = replay(record)  # every move was kept, in order, and replays to the result
         assert states[-1].is_terminal() and states[-1].returns() == record.result
-    finally:
-        process.kill()
-        process.wait(timeout=10)
 
 
 @pytest.mark.parametrize("database", DATABASES)
 def test_kill_9_during_a_busy_run_loses_no_acknowledged_move(database: str, tmp_path: Path) -> None:
-    url = database_url(database, tmp_path)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path / "server.log"
-    process = _start(url, port, log)
     acknowledged: dict[str, list[str]] = {}
     tokens: dict[str, list[str]] = {}
-    try:
+    with ServerProcess(database_url(database, tmp_path), tmp_path / "server.log") as server:
+        base = server.base
         lobby = Lobby(base)
         for index in range(8):
             match = lobby.create(
@@ -174,14 +183,13 @@ def test_kill_9_during_a_busy_run_loses_no_acknowledged_move(database: str, tmp_
         for thread in threads:
             thread.start()
         time.sleep(2.0)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
+        server.kill9()
         stop.set()
         for thread in threads:
             thread.join(timeout=20)
         assert sum(len(moves) for moves in acknowledged.values()) > 50  # it really was busy
 
-        process = _start(url, port, log)
+        server.restart()
         lobby = Lobby(base)
         for match_id, acked in acknowledged.items():
             with SeatClient(base, match_id, tokens[match_id]) as table:
@@ -193,6 +201,3 @@ def test_kill_9_during_a_busy_run_loses_no_acknowledged_move(database: str, tmp_
                 if table.state["status"] == "running":
                     seat = table.state["to_move"]
                     table.move(seat, table.state["seats"][str(seat)]["legal_moves"][0])
-    finally:
-        process.kill()
-        process.wait(timeout=10)
