@@ -105,3 +105,24 @@ def test_calibration_policies_order_random_greedy_planner() -> None:
     weak, _ = measure(greedy, 6, seed=500)
     strong, _ = measure(planner, 6, seed=500)
     assert rand < weak < strong
+
+
+def test_result_text_reports_scores_and_the_solo_rank() -> None:
+    import random
+
+    import gameshelf
+
+    for players in (1, 2):
+        state = gameshelf.load(f"axia(players={players})").new_initial_state(4)
+        rng = random.Random(4)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        text = state.result_text()
+        totals = [state.score_sheet(p)["total"] for p in range(players)]
+        if players == 1:
+            assert text == f"solo score {totals[0]}: {state.solo_rank()}"
+        else:
+            assert text.endswith(f"(scores {totals[0]}, {totals[1]})")

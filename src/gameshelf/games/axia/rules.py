@@ -669,6 +669,17 @@ class AxiaState(State):
                 self._returns = [1.0 if k == best else 0.0 for k in keys]
         return list(self._returns)
 
+    def result_text(self) -> str:
+        """The result in words; a solo game reports its score and Slayer rank."""
+        if self.game.n == 1 and self.is_terminal():
+            total = self.score_sheet(0)["total"]
+            return f"solo score {total}: {self.solo_rank()}"
+        scores = ""
+        if self.is_terminal():
+            totals = [self.score_sheet(p)["total"] for p in range(self.game.n)]
+            scores = " (scores " + ", ".join(str(t) for t in totals) + ")"
+        return super().result_text() + scores
+
     def solo_rank(self) -> str | None:
         """The Slayer rank of a solo game (``None`` with more players)."""
         if self.game.n != 1:
