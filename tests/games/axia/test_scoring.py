@@ -181,7 +181,9 @@ def test_tie_breaker_most_defeated_rakya() -> None:
 
 def test_shared_victory_when_everything_ties() -> None:
     s = _finished([("a1", "ariak"), ("a2", "rakya")], [("a1", "ariak"), ("b2", "rakya")])
-    assert s.returns() == [1.0, 1.0] and s.result_text() == "draw"
+    totals = [s.score_sheet(p)["total"] for p in range(2)]
+    assert s.returns() == [1.0, 1.0] and totals[0] == totals[1]
+    assert s.result_text() == f"draw (scores {totals[0]}, {totals[1]})"
 
 
 def test_higher_score_wins_before_tie_breakers() -> None:
