@@ -68,48 +68,33 @@ def test_errors_are_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str]
     assert status == 2 and "unknown agent 'genius'" in err
 
 
+BOT_GAME = (
+    "play",
+    "cage(players=3)",
+    "--seat",
+    "0=greedy",
+    "--seat",
+    "1=random",
+    "--seat",
+    "2=random",
+    "--seed",
+    "5",
+    "--quiet",
+)
+
+
 def test_bot_game_quiet_prints_the_result_and_saves_a_replayable_record(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     record = tmp_path / "game.json"
-    status, out, _ = run(
-        capsys,
-        "play",
-        "cage(players=3)",
-        "--seat",
-        "0=greedy",
-        "--seat",
-        "1=random",
-        "--seat",
-        "2=random",
-        "--seed",
-        "5",
-        "--quiet",
-        "--save",
-        str(record),
-    )
+    status, out, _ = run(capsys, *BOT_GAME, "--save", str(record))
     assert status == 0
     first = out.splitlines()[0]
     assert first.endswith("moves") and ("wins" in first or "draw" in first)
     status, out, _ = run(capsys, "replay", str(record))
     assert status == 0 and "replayed" in out
     # The same seed plays the same game.
-    run(
-        capsys,
-        "play",
-        "cage(players=3)",
-        "--seat",
-        "0=greedy",
-        "--seat",
-        "1=random",
-        "--seat",
-        "2=random",
-        "--seed",
-        "5",
-        "--quiet",
-        "--save",
-        str(tmp_path / "again.json"),
-    )
+    run(capsys, *BOT_GAME, "--save", str(tmp_path / "again.json"))
     moves = [m["move"] for m in json.loads(record.read_text())["moves"]]
     again = [m["move"] for m in json.loads((tmp_path / "again.json").read_text())["moves"]]
     assert moves == again
