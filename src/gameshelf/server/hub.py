@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Any
 
 from gameshelf.agents import AGENTS
-from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import CHANCE, Game, State
 from gameshelf.core.record import GameRecord, RecordedMove
 from gameshelf.core.registry import load
@@ -367,12 +366,6 @@ class Hub:
             self._schedule_bots(runtime)
         return len(ids)
 
-    async def wait_idle(self) -> None:
-        """Wait until no bot task is running (tests and shutdown)."""
-        tasks = [r.bot_task for r in self.runtimes.values() if r.bot_task and not r.bot_task.done()]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-
     # --- clients and views ----------------------------------------------------------------
     async def connect(self, runtime: Runtime, client: Client, tokens: list[str]) -> None:
         """Register a client, proving its seats by token, and send it the current state."""
@@ -482,10 +475,3 @@ class Hub:
             started=runtime.created.isoformat(),
             finished=None,
         )
-
-
-def describe_error(error: Exception) -> GameshelfError:
-    """Any error from a request as a coded gameshelf error (unexpected ones become generic)."""
-    if isinstance(error, GameshelfError):
-        return error
-    return ServerError("server/error", "the server could not handle this request")
