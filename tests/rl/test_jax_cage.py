@@ -9,7 +9,7 @@ import pytest
 
 import gameshelf
 from gameshelf.games.cage.rules import CageState
-from gameshelf.rl.jax.cage import CageEnv, random_legal_actions
+from gameshelf.rl.jax.cage import CageEnv, cells, random_legal_actions
 
 
 def _rollout(env: CageEnv, batch: int, steps: int, seed: int) -> tuple[np.ndarray, ...]:
@@ -23,7 +23,7 @@ def _rollout(env: CageEnv, batch: int, steps: int, seed: int) -> tuple[np.ndarra
         out = (
             actions,
             states.terminated,
-            nxt.board,
+            cells(nxt),
             nxt.legal_action_mask,
             nxt.terminated,
             nxt.rewards,
@@ -91,7 +91,7 @@ def test_a_finished_game_stays_finished_and_observations_mark_own_colours() -> N
         state = env.step(state, jnp.int32(action))
     assert bool(state.terminated) and list(np.asarray(state.rewards)) == [1.0, -1.0]
     after = env.step(state, jnp.int32(1))
-    assert np.array_equal(np.asarray(after.board), np.asarray(state.board))
+    assert np.array_equal(np.asarray(cells(after)), np.asarray(cells(state)))
     assert not np.asarray(after.rewards).any() and not np.asarray(after.legal_action_mask).any()
     obs = np.asarray(env.observe(state, 0))
     assert obs.shape == (3, 8, 7)
@@ -102,3 +102,72 @@ def test_a_finished_game_stays_finished_and_observations_mark_own_colours() -> N
 def test_bad_player_counts_are_refused() -> None:
     with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
         CageEnv(players=5)
+
+
+def _bits(cells_set: set[int]) -> int:
+    return sum(1 << i for i in cells_set)
+
+
+def test_bitboard_lines_are_exactly_the_engine_lines() -> None:
+    from gameshelf.games.cage.geometry import LINES
+    from gameshelf.rl.jax.cage import _has_line
+
+    lines = {frozenset(line) for line in LINES}
+    assert len(lines) == 28
+    for line in lines:  # each line alone, and each line less one cell
+        assert bool(_has_line(jnp.uint32(_bits(set(line)))))
+        for cell in line:
+            assert not bool(_has_line(jnp.uint32(_bits(set(line) - {cell}))))
+    rng = np.random.default_rng(7)
+    for _ in range(300):  # random boards: a line is found exactly when one is there
+        occupied = {int(i) for i in np.flatnonzero(rng.random(24) < 0.3)}
+        expected = any(line <= occupied for line in lines)
+        assert bool(_has_line(jnp.uint32(_bits(occupied)))) == expected
+
+
+def test_bitboard_twists_flip_and_gravity_match_the_geometry_tables() -> None:
+    from gameshelf.games.cage.geometry import TWIST_SOURCES
+    from gameshelf.games.cage.rules import flipped, settle, twisted
+    from gameshelf.rl.jax.cage import TWIST_BASE
+
+    env = CageEnv(players=2)
+    rng = np.random.default_rng(11)
+    assert len(TWIST_SOURCES) == 6
+    for _ in range(60):
+        board = [0] * 24
+        for column in range(8):
+            for z in range(int(rng.integers(0, 4))):
+                board[8 * z + column] = int(rng.integers(1, 7))
+        heights = settle(board[:])
+        boards = np.zeros(7, dtype=np.uint32)
+        for i, value in enumerate(board):
+            if value:
+                boards[value - 1] |= np.uint32(1 << i)
+                boards[6] |= np.uint32(1 << i)
+        state = env.init()._replace(boards=jnp.asarray(boards), last=jnp.int32(-1))
+        for action in range(TWIST_BASE, 55):
+            after = env.step(state, jnp.int32(action))
+            if action == 54:
+                expected = flipped(board, heights)[0]
+            else:
+                expected = twisted(board, action - TWIST_BASE)[0]
+            assert list(np.asarray(cells(after))) == expected, action
+            assert int(after.boards[6]) == _bits({i for i, v in enumerate(expected) if v})
+
+
+def test_random_legal_actions_are_legal_and_uniform() -> None:
+    rng = np.random.default_rng(3)
+    for size in (7, 55, 70):
+        mask = rng.random((500, size)) < rng.random((500, 1))
+        mask[:3] = False
+        actions = np.asarray(random_legal_actions(jax.random.PRNGKey(size), jnp.asarray(mask)))
+        assert ((actions >= 0) & (actions < size)).all()
+        assert (mask[np.arange(500), actions] | ~mask.any(axis=1)).all()
+    row = np.zeros(55, dtype=bool)
+    row[[1, 2, 30, 40, 54]] = True
+    draws = np.asarray(
+        random_legal_actions(jax.random.PRNGKey(0), jnp.asarray(np.tile(row, (50_000, 1))))
+    )
+    counts = np.bincount(draws, minlength=55)
+    assert counts[~row].sum() == 0
+    assert (np.abs(counts[row] - 10_000) < 500).all()  # 5 sigma is about 450

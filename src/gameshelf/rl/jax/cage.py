@@ -7,6 +7,12 @@ last drop, the ply cap and the repetition draw — and a differential test holds
 (``tests/rl/test_jax_cage.py``). Positions for the repetition rule are kept exactly (packed into
 three 32-bit words), not hashed.
 
+The board is kept as bitboards: one 24-bit word per colour plus one for occupancy, bit
+``8*z + r`` for ring position ``r`` of layer ``z`` (the engine's cell index). A layer is then one
+byte, so a twist is a byte rotation, the flip a fixed bit reversal and a byte swap, gravity three
+shift-and-mask passes and the 28 lines a handful of shifted ANDs; ``cells(state)`` gives the
+engine's ``int8[24]`` board back.
+
 >>> env = CageEnv(players=2)                                    # doctest: +SKIP
 >>> states = jax.vmap(env.init)(jax.random.split(key, 4096))
 >>> states = jax.jit(jax.vmap(env.step))(states, actions)
@@ -19,20 +25,27 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
-from gameshelf.games.cage.geometry import CELLS, LINES, RING, TWIST_SOURCES
+from gameshelf.games.cage.geometry import CELLS, LAYERS, RING
 from gameshelf.games.cage.options import CUBIES_PER_COLOUR, STANDARD_COLOURS
 
 NUM_ACTIONS = 55
 TWIST_BASE = 48
 FLIP = 54
 COLOURS = 6
+OCCUPIED = COLOURS  # index of the occupancy word in ``boards``
+NO_FORBID = 7  # no turn is forbidden (after a drop or at the start)
+
+_U32 = jnp.uint32
+_BYTES = 0x010101  # bit r of every layer
+_LAYER0 = 0xFF
 
 
 class CageJaxState(NamedTuple):
     """One environment (add a leading batch axis with ``vmap``)."""
 
-    board: jax.Array  # int8[24]: colour + 1, 0 = empty; cell 8*z + r
+    boards: jax.Array  # uint32[7]: per colour, then occupancy; bit 8*z + r = cell (r, z)
     left: jax.Array  # int8[6]: cubies left per colour
     current_player: jax.Array  # int32[]
     last: jax.Array  # int32[]: last action, -1 before the first move
@@ -40,17 +53,68 @@ class CageJaxState(NamedTuple):
     terminated: jax.Array  # bool[]
     rewards: jax.Array  # float32[players]: returns of the move just made (final at the end)
     legal_action_mask: jax.Array  # bool[55]
-    history: jax.Array  # int32[max_plies, 3]: positions since the last drop, packed exactly
-    history_len: jax.Array  # int32[]
+    history: jax.Array  # uint32[3, max_plies]: positions since the last drop, packed exactly
+    #   (uint32[3, 0] when repetition_draw=0: nothing to remember)
+    history_len: jax.Array  # int32[]: how many of ``history`` count (the rest is stale)
 
 
-def _flip_source() -> tuple[int, ...]:
-    """``new[i] = old[source[i]]`` for the flip before settling: (r, z) -> ((6 - r) % 8, 2 - z)."""
-    source = [0] * CELLS
-    for z in range(3):
-        for r in range(RING):
-            source[RING * (2 - z) + (6 - r) % RING] = RING * z + r
-    return tuple(source)
+def _u32(value: int) -> jax.Array:
+    return jnp.asarray(value, dtype=_U32)
+
+
+_SOLID = 0x7FFFFFFF  # above every value passed to ``_solid``, and not a power of two
+
+
+def _solid(x: jax.Array) -> jax.Array:
+    """``x`` itself (0 <= x < 2^31 - 1), computed once and stored.
+
+    XLA's CPU fusion copies cheap elementwise producers into every consumer, so a value used
+    by a per-action or per-history-entry loop would be recomputed — the whole move — once per
+    element. An integer remainder counts as expensive, so XLA keeps it (and what it depends
+    on) out of such loops; by a constant that is not a power of two it is not simplified away.
+    """
+    return x % jnp.asarray(_SOLID, dtype=x.dtype)
+
+
+def _rotate_right(x: jax.Array, bits: int) -> jax.Array:
+    """Every byte rotated so that its bit j takes bit (j + bits) mod 8."""
+    low = (0xFF >> bits) * _BYTES
+    return ((x >> bits) & _u32(low)) | ((x << (8 - bits)) & _u32(0xFFFFFF ^ low))
+
+
+def _has_line(x: jax.Array) -> jax.Array:
+    """Whether bitboard(s) ``x`` hold one of the 28 lines (rows, columns, diagonals of a face).
+
+    Faces span ring positions 2k, 2k+1, 2k+2 (mod 8): a row starts at an even ``r`` of a layer,
+    a column is ``r`` in all three layers, a diagonal climbs (or falls) one position per layer.
+    """
+    r1 = _rotate_right(x, 1)
+    r2 = _rotate_right(x, 2)
+    rows = x & r1 & r2 & _u32(0x55 * _BYTES)
+    columns = x & (x >> 8) & (x >> 16) & _u32(_LAYER0)
+    diagonals = (r1 >> 8) & ((x & (r2 >> 16)) | ((x >> 16) & r2)) & _u32(0x55)
+    return (rows | columns | diagonals) != 0
+
+
+def _flipped(x: jax.Array) -> jax.Array:
+    """The cage upside down before settling: (r, z) -> ((6 - r) mod 8, 2 - z)."""
+    y = ((x & _u32(0xF0F0F0)) >> 4) | ((x & _u32(0x0F0F0F)) << 4)
+    y = ((y & _u32(0xCCCCCC)) >> 2) | ((y & _u32(0x333333)) << 2)
+    y = ((y & _u32(0xAAAAAA)) >> 1) | ((y & _u32(0x555555)) << 1)  # r -> 7 - r
+    y = ((y >> 1) & _u32(0x7F7F7F)) | (x & _u32(0x808080))  # r -> 6 - r, 7 stays
+    return ((y & _u32(0xFF)) << 16) | (y & _u32(0xFF00)) | ((y >> 16) & _u32(0xFF))
+
+
+def _settled(words: list[jax.Array]) -> list[jax.Array]:
+    """Every column packed to the bottom, keeping the order of its cubies (three passes).
+
+    ``words`` are the colour bitboards with the occupancy last.
+    """
+    for layer in (0, 1, 0):
+        occupied = words[OCCUPIED]
+        falls = _solid((occupied >> 8) & ~occupied & _u32(_LAYER0 << (8 * layer)))
+        words = [(w | ((w >> 8) & falls)) & ~(falls << 8) for w in words]
+    return words
 
 
 class CageEnv:
@@ -66,6 +130,7 @@ class CageEnv:
             raise ValueError("repetition_draw must be 0 or 2..1000")
         self.players = players
         self.max_plies = max_plies
+        self.history_size = max_plies if repetition_draw > 0 else 0
         self.repetition_draw = repetition_draw
         owner = np.full(COLOURS, -1, dtype=np.int32)
         stock = np.zeros(COLOURS, dtype=np.int8)
@@ -73,145 +138,190 @@ class CageEnv:
             for colour in colours:
                 owner[colour] = player
                 stock[colour] = CUBIES_PER_COLOUR
+        self._colours = STANDARD_COLOURS[players]
         self._owner = jnp.asarray(owner)
         self._stock = jnp.asarray(stock)
-        self._sources = jnp.asarray(np.array([*TWIST_SOURCES, _flip_source()], dtype=np.int32))
-        self._lines = jnp.asarray(np.array(LINES, dtype=np.int32))
-        self._drop_colour = jnp.asarray(np.arange(TWIST_BASE) // RING, dtype=jnp.int32)
-        self._drop_column = jnp.asarray(np.arange(TWIST_BASE) % RING, dtype=jnp.int32)
 
     # --- the functional API ---------------------------------------------------------------
     def init(self, key: jax.Array | None = None) -> CageJaxState:
         """The empty cage, player 0 to move (``key`` is accepted for pgx compatibility)."""
-        board = jnp.zeros(CELLS, dtype=jnp.int8)
-        state = CageJaxState(
-            board=board,
+        empty = jnp.zeros(COLOURS + 1, dtype=_U32)
+        return CageJaxState(
+            boards=empty,
             left=self._stock,
             current_player=jnp.int32(0),
             last=jnp.int32(-1),
             ply=jnp.int32(0),
             terminated=jnp.bool_(False),
             rewards=jnp.zeros(self.players, dtype=jnp.float32),
-            legal_action_mask=jnp.zeros(NUM_ACTIONS, dtype=jnp.bool_),
-            history=jnp.zeros((self.max_plies, 3), dtype=jnp.int32),
+            legal_action_mask=self._mask(empty[OCCUPIED], self._stock, jnp.int32(0), NO_FORBID),
+            history=jnp.zeros((3, self.history_size), dtype=_U32),
             history_len=jnp.int32(0),
         )
-        return state._replace(legal_action_mask=self._mask(state))
 
     def step(self, state: CageJaxState, action: jax.Array) -> CageJaxState:
         """Play ``action`` (assumed legal); a terminated state stays as it is, rewards zeroed."""
-        played = self._play(state, jnp.asarray(action, dtype=jnp.int32))
+        played, slot, key = self._play(state, jnp.asarray(action, dtype=jnp.int32))
+        done = state.terminated
         frozen = state._replace(rewards=jnp.zeros_like(state.rewards))
-        kept: CageJaxState = jax.tree_util.tree_map(
-            lambda old, new: jnp.where(state.terminated, old, new), frozen, played
-        )
-        return kept
+        small = [name for name in CageJaxState._fields if name != "history"]
+        kept = {
+            name: jnp.where(done, getattr(frozen, name), getattr(played, name)) for name in small
+        }
+        # The buffer is only ever written past the positions that count, so it needs no select:
+        # a drop, or a finished game, writes nowhere (its slot is past the end).
+        slot = _solid(jnp.where(done, self.history_size, slot))
+        entry = jnp.arange(self.history_size) == slot
+        history = jnp.where(entry, key[:, None], state.history)
+        return CageJaxState(history=history, **kept)
 
     def observe(self, state: CageJaxState, player: jax.Array | int) -> jax.Array:
         """bool[3, 8, 7]: layers x ring positions x (6 colour planes, "a colour of ``player``")."""
-        cells = state.board.reshape(3, RING).astype(jnp.int32)
-        colour_planes = cells[..., None] == jnp.arange(1, COLOURS + 1)
-        owner = jnp.where(cells > 0, self._owner[jnp.maximum(cells - 1, 0)], -1)
-        mine = (owner == jnp.asarray(player, dtype=jnp.int32))[..., None]
-        return jnp.concatenate([colour_planes, mine], axis=-1)
+        bits = jnp.arange(CELLS, dtype=_U32)
+        planes = ((state.boards[:COLOURS, None] >> bits) & 1) != 0  # [6, 24]
+        mine = jnp.any(planes & (self._owner[:, None] == player), axis=0)
+        stacked = jnp.concatenate([planes, mine[None]], axis=0)  # [7, 24]
+        return stacked.T.reshape(LAYERS, RING, COLOURS + 1)
 
     # --- rules ----------------------------------------------------------------------------
-    def _play(self, state: CageJaxState, action: jax.Array) -> CageJaxState:
+    def _play(
+        self, state: CageJaxState, action: jax.Array
+    ) -> tuple[CageJaxState, jax.Array, jax.Array]:
+        """The state after ``action``, the history slot to write and the key to write there."""
+        words = [state.boards[i] for i in range(COLOURS + 1)]
         is_drop = action < TWIST_BASE
-        board = jnp.where(is_drop, self._dropped(state.board, action), self._turned(state, action))
-        colour = self._drop_colour[jnp.minimum(action, TWIST_BASE - 1)]
-        left = jnp.where(is_drop, state.left.at[colour].add(jnp.int8(-1)), state.left)
-        mover = state.current_player
-        player = (mover + 1) % self.players
+        # A drop lands on the lowest empty cell of its column.
+        colour = jnp.minimum(action, TWIST_BASE - 1) >> 3
+        column = (action & 7).astype(_U32)
+        empty = ~words[OCCUPIED] & (_u32(_BYTES) << column)
+        cell = empty & (~empty + _u32(1))  # lowest set bit
+        dropped = [w | jnp.where(colour == c, cell, _u32(0)) for c, w in enumerate(words[:-1])]
+        dropped.append(words[OCCUPIED] | cell)
+        # A twist rotates one layer (one byte) by two ring positions; then everything settles.
+        turn = jnp.clip(action - TWIST_BASE, 0, 5)
+        shift = (8 * (turn >> 1)).astype(_U32)
+        by = jnp.where((turn & 1) == 0, 2, 6).astype(_U32)  # (z, +1) carries r to r + 2
+        keep = ~(_u32(0xFF) << shift)
+        is_flip = action == FLIP
+        turned = []
+        for w in words:
+            layer = (w >> shift) & _u32(0xFF)
+            layer = ((layer << by) | (layer >> (_u32(8) - by))) & _u32(0xFF)
+            turned.append(jnp.where(is_flip, _flipped(w), (w & keep) | (layer << shift)))
+        turned = _settled(turned)
+        new = [_solid(jnp.where(is_drop, d, t)) for d, t in zip(dropped, turned, strict=True)]
+
+        used = is_drop & (jnp.arange(COLOURS) == colour)
+        left = state.left - used.astype(jnp.int8)
+        player = (state.current_player + 1) % self.players
         ply = state.ply + 1
-        has_line = self._line_owners(board)
+        lines = [_has_line(w) for w in new[:COLOURS]]
+        has_line = jnp.stack(
+            [jnp.any(jnp.stack([lines[c] for c in owned])) for owned in self._colours]
+        )
         owners = jnp.sum(has_line)
         win = owners == 1
         rewards = jnp.where(win, jnp.where(has_line, 1.0, -1.0), 0.0).astype(jnp.float32)
         last_drop = is_drop & (jnp.sum(left) == 0)
-        key = self._pack(board, player, action)
+
+        forbid = jnp.where(is_drop, NO_FORBID, jnp.where(is_flip, 6, (action - TWIST_BASE) ^ 1))
+        key = self._key(new, player, forbid)
         history_len = jnp.where(is_drop, 0, state.history_len)
-        seen = jnp.arange(self.max_plies) < history_len
-        matches = jnp.all(state.history == key, axis=1) & seen
-        occurrences = jnp.where(is_drop, 1, jnp.sum(matches) + 1)
-        history = jnp.where(
-            is_drop,
-            state.history,
-            state.history.at[jnp.minimum(history_len, self.max_plies - 1)].set(key),
-        )
+        counted = jnp.arange(self.history_size) < history_len
+        history = state.history
+        matches = (history[0] == key[0]) & (history[1] == key[1]) & (history[2] == key[2])
+        # (an int8 count: the repetition count caps the game well below 128 repeats)
+        repeats = jnp.sum(matches & counted, dtype=jnp.int8).astype(jnp.int32)
+        occurrences = jnp.where(is_drop, 1, repeats + 1)
+        slot = jnp.where(is_drop, self.history_size, history_len)
         history_len = jnp.where(is_drop, 0, history_len + 1)
         repeated = (self.repetition_draw > 0) & (occurrences >= max(self.repetition_draw, 1))
         terminated = (owners > 0) | last_drop | (ply >= self.max_plies) | repeated
-        new = CageJaxState(
-            board=board,
+        mask = self._mask(new[OCCUPIED], left, player, forbid)
+        played = CageJaxState(
+            boards=jnp.stack(new),
             left=left,
             current_player=player,
             last=action,
             ply=ply,
             terminated=terminated,
             rewards=rewards,
-            legal_action_mask=state.legal_action_mask,
+            legal_action_mask=mask & ~terminated,
             history=history,
             history_len=history_len,
         )
-        mask = jnp.where(terminated, jnp.zeros(NUM_ACTIONS, dtype=jnp.bool_), self._mask(new))
-        return new._replace(legal_action_mask=mask)
+        return played, slot, key
 
-    def _dropped(self, board: jax.Array, action: jax.Array) -> jax.Array:
-        safe = jnp.minimum(action, TWIST_BASE - 1)
-        column = self._drop_column[safe]
-        colour = self._drop_colour[safe]
-        height = jnp.sum(board.reshape(3, RING)[:, column] != 0)
-        cell = RING * jnp.minimum(height, 2) + column
-        return board.at[cell].set((colour + 1).astype(jnp.int8))
-
-    def _turned(self, state: CageJaxState, action: jax.Array) -> jax.Array:
-        index = jnp.clip(action - TWIST_BASE, 0, 6)
-        return _settle(state.board[self._sources[index]])
-
-    def _line_owners(self, board: jax.Array) -> jax.Array:
-        values = board[self._lines].astype(jnp.int32)  # [28, 3]
-        mono = (values[:, 0] > 0) & (values[:, 0] == values[:, 1]) & (values[:, 1] == values[:, 2])
-        owner = self._owner[jnp.maximum(values[:, 0] - 1, 0)]
-        return jnp.any(
-            mono[None, :] & (owner[None, :] == jnp.arange(self.players)[:, None]), axis=1
+    def _mask(
+        self, occupied: jax.Array, left: jax.Array, player: jax.Array, forbid: jax.Array | int
+    ) -> jax.Array:
+        """Drops of the mover's colours into open columns, then every turn but ``forbid``."""
+        open_columns = ~(occupied >> 16) & _u32(0xFF)
+        playable = (self._owner == player) & (left > 0)
+        colour_bits = jnp.sum(playable.astype(_U32) << jnp.arange(COLOURS, dtype=_U32))
+        # One word: bits 0-7 open columns, 8-13 playable colours, 16-18 the forbidden turn.
+        packed = _solid(
+            open_columns | (colour_bits << 8) | (jnp.asarray(forbid).astype(_U32) << 16)
         )
-
-    def _mask(self, state: CageJaxState) -> jax.Array:
-        heights = jnp.sum(state.board.reshape(3, RING) != 0, axis=0)
-        open_column = heights[self._drop_column] < 3
-        colour = self._drop_colour
-        drops = (
-            (self._owner[colour] == state.current_player) & (state.left[colour] > 0) & open_column
-        )
-        turns = jnp.ones(NUM_ACTIONS - TWIST_BASE, dtype=jnp.bool_)
-        mask = jnp.concatenate([drops, turns])
-        inverse = jnp.where(state.last == FLIP, FLIP, state.last ^ 1)
-        forbid = (state.last >= TWIST_BASE) & (jnp.arange(NUM_ACTIONS) == inverse)
-        return mask & ~forbid
+        actions = jnp.arange(NUM_ACTIONS, dtype=_U32)
+        drop_ok = (packed >> (actions & 7)) & (packed >> (8 + (actions >> 3))) & 1
+        turn_ok = ((packed >> 16) & 7) != actions - TWIST_BASE
+        return jnp.where(actions < TWIST_BASE, drop_ok != 0, turn_ok)
 
     @staticmethod
-    def _pack(board: jax.Array, player: jax.Array, last: jax.Array) -> jax.Array:
-        """The repetition key, exactly: 24 cells x 3 bits, the player and the forbidden move."""
-        cells = board.astype(jnp.int32)
-        weights = jnp.left_shift(1, 3 * jnp.arange(10, dtype=jnp.int32))
-        first = jnp.sum(cells[0:10] * weights)
-        second = jnp.sum(cells[10:20] * weights)
-        forbid = jnp.where(last == FLIP, FLIP, last ^ 1) - TWIST_BASE  # 0..6 after a twist/flip
-        third = jnp.sum(cells[20:24] * weights[:4]) + (player << 12) + (forbid << 14)
-        return jnp.stack([first, second, third])
+    def _key(words: list[jax.Array], player: jax.Array, forbid: jax.Array) -> jax.Array:
+        """The repetition key, exactly: the board as three bit planes of colour + 1 (24 bits
+        each), the player to move and the forbidden turn (0..6) in the first word's top bits."""
+        w = words
+        low = w[0] | w[2] | w[4]  # colours 1, 3, 5 (colour + 1 odd)
+        mid = w[1] | w[2] | w[5]  # 2, 3, 6
+        high = w[3] | w[4] | w[5]  # 4, 5, 6
+        top = (player.astype(_U32) << 24) | (forbid.astype(_U32) << 27)
+        return jnp.stack([_solid(low | top), _solid(mid), _solid(high)])
 
 
-def _settle(board: jax.Array) -> jax.Array:
-    """Pack every column to the bottom, keeping the order of its cubies."""
-    columns = board.reshape(3, RING).T  # [8, 3]
-    order = jnp.argsort(columns == 0, axis=1, stable=True)
-    packed = jnp.take_along_axis(columns, order, axis=1)
-    return packed.T.reshape(CELLS)
+def cells(state: CageJaxState) -> jax.Array:
+    """The engine's board, ``int8[..., 24]``: colour + 1 per cell ``8*z + r``, 0 = empty."""
+    bits = jnp.arange(CELLS, dtype=_U32)
+    planes = (state.boards[..., :COLOURS, None] >> bits) & 1  # [..., 6, 24]
+    values = jnp.arange(1, COLOURS + 1, dtype=_U32)[:, None]
+    return jnp.sum(planes * values, axis=-2).astype(jnp.int8)
 
 
 def random_legal_actions(key: jax.Array, mask: jax.Array) -> Any:
-    """A uniformly random legal action per row of ``mask`` (any action where none is legal)."""
-    logits = jnp.where(mask, 0.0, -jnp.inf)
-    logits = jnp.where(jnp.any(mask, axis=-1, keepdims=True), logits, 0.0)
-    return jax.random.categorical(key, logits, axis=-1)
+    """A uniformly random legal action per row of ``mask`` (any action where none is legal).
+
+    One uniform draw per row picks the k-th legal action, found in the mask packed into 32-bit
+    words by a popcount binary search: one pass over the mask, where ``jax.random.categorical``
+    draws a Gumbel number per action and a cumulative sum would take several passes.
+    """
+    size = mask.shape[-1]
+    words = []
+    for start in range(0, size, 32):
+        part = mask[..., start : start + 32].astype(_U32)
+        weights = jnp.left_shift(_u32(1), jnp.arange(part.shape[-1], dtype=_U32))
+        words.append(jnp.sum(part * weights, axis=-1, dtype=_U32))
+    counts = [lax.population_count(word).astype(jnp.int32) for word in words]
+    total = sum(counts[1:], counts[0])
+    choices = jnp.where(total == 0, size, total)
+    draw = jax.random.uniform(key, mask.shape[:-1])
+    rank = jnp.minimum((draw * choices).astype(jnp.int32), choices - 1)
+    # The word holding the rank-th legal action, and the rank within that word.
+    word = jnp.zeros_like(words[0])
+    base = jnp.zeros_like(rank)
+    k = rank
+    passed = jnp.zeros_like(rank)
+    for index, (bits, count) in enumerate(zip(words, counts, strict=True)):
+        here = (passed <= rank) & (rank < passed + count)
+        word = jnp.where(here, bits, word)
+        base = jnp.where(here, 32 * index, base)
+        k = jnp.where(here, rank - passed, k)
+        passed = passed + count
+    position = jnp.zeros_like(k)
+    for width in (16, 8, 4, 2, 1):
+        low = lax.population_count(word & _u32((1 << width) - 1)).astype(jnp.int32)
+        up = k >= low
+        k = jnp.where(up, k - low, k)
+        position = jnp.where(up, position + width, position)
+        word = jnp.where(up, word >> width, word)
+    return jnp.where(total == 0, rank, base + position).astype(jnp.int32)
