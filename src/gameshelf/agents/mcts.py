@@ -8,6 +8,9 @@
 * **Tree reuse**: the subtree of the position actually reached is kept for the next move.
 * **Evaluators** are injected: rollouts stop after ``rollout_depth`` plies and the evaluator
   estimates the rest (``rollout_depth=0`` evaluates at once).
+* **Fast rollouts**: with the default (uniformly random) rollout policy, a state that has the
+  optional method ``random_rollout(rng, max_plies) -> int`` plays the rollout itself (see
+  :func:`fast_rollout`); other policies always use the generic loop.
 
 Budgets are counted in iterations so that a seed reproduces a decision; ``time_limit`` is a
 safety cap only.
@@ -31,6 +34,32 @@ RolloutPolicy = Callable[[State, random.Random], int]
 def random_rollout_policy(state: State, rng: random.Random) -> int:
     """A uniformly random legal action."""
     return rng.choice(state.legal_actions())
+
+
+def fast_rollout(state: State) -> Callable[[random.Random, int], int] | None:
+    """The state's optional fast random rollout, or ``None`` when it has none.
+
+    Contract of ``state.random_rollout(rng: random.Random, max_plies: int) -> int``: it plays
+    uniformly random legal moves, and chance outcomes drawn with their probabilities, *in place*
+    on ``state`` for at most ``max_plies`` plies or until the game is over, and returns the
+    number of plies played. The states it reaches must be distributed exactly like those of the
+    generic loop of :meth:`MCTSAgent._leaf_value`::
+
+        while not state.is_terminal() and plies < max_plies:
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
+
+    Implementations should consume ``rng`` exactly like that loop (``rng.choice`` over the
+    ascending ``legal_actions()`` list; a chance outcome drawn as ``sample_chance`` draws it),
+    so that one seed gives the same game both ways: ``tests/agents/test_fast_rollout.py``
+    checks every game that implements it, seed by seed. Anything a scratch copy does not need
+    (notation, view data, undo records) may be skipped, but the rules may not be.
+    """
+    method = getattr(state, "random_rollout", None)
+    return method if callable(method) else None
 
 
 class Node:
@@ -80,6 +109,8 @@ class MCTSAgent(Agent):
         self.rollout_depth = rollout_depth
         self.evaluator = evaluator or evaluator_for(game)
         self.rollout_policy = rollout_policy
+        # The fast-rollout hook replaces only the default policy (it plays uniformly random).
+        self._uniform_rollouts = rollout_policy is random_rollout_policy
         self.time_limit = time_limit
         self.reuse_tree = reuse_tree
         self.players = game.spec.num_players
@@ -221,13 +252,17 @@ class MCTSAgent(Agent):
         if state.is_terminal():
             node.proven = self._normalise(state.returns())
             return node.proven
-        depth = 0
-        while not state.is_terminal() and depth < self.rollout_depth:
-            if state.is_chance_node():
-                state.apply_action(state.sample_chance(self.rng))
-            else:
-                state.apply_action(self.rollout_policy(state, self.rng))
-            depth += 1
+        fast = fast_rollout(state) if self._uniform_rollouts else None
+        if fast is not None:
+            fast(self.rng, self.rollout_depth)
+        else:
+            depth = 0
+            while not state.is_terminal() and depth < self.rollout_depth:
+                if state.is_chance_node():
+                    state.apply_action(state.sample_chance(self.rng))
+                else:
+                    state.apply_action(self.rollout_policy(state, self.rng))
+                depth += 1
         if state.is_terminal():
             return self._normalise(state.returns())
         return self._normalise(self.evaluator(state))

@@ -34,7 +34,21 @@ class Move:
 
 
 class State(ABC):
-    """A game position. Subclasses implement the abstract primitives; the rest is shared."""
+    """A game position. Subclasses implement the abstract primitives; the rest is shared.
+
+    Optional method (deliberately not defined here, so that its presence can be tested with
+    ``getattr``): ``random_rollout(rng: random.Random, max_plies: int) -> int``, a fast random
+    playout for search. It plays uniformly random legal moves, and chance outcomes drawn with
+    their probabilities, *in place* on the state for at most ``max_plies`` plies or until the
+    game is over, and returns the number of plies played. The positions it reaches must be
+    distributed exactly like those of the generic loop (``rng.choice(legal_actions())`` per
+    decision, ``sample_chance(rng)`` per chance node); implementations consume ``rng`` exactly
+    like that loop, so one seed gives the same game both ways. It may skip whatever a scratch
+    copy does not need (notation, view data, undo records), never a rule. ``MCTSAgent`` calls
+    it for its rollouts when its rollout policy is the default uniform one (see
+    :func:`gameshelf.agents.mcts.fast_rollout`); ``tests/agents/test_fast_rollout.py`` checks
+    every game that has it against the generic loop, seed by seed.
+    """
 
     game: Game
 

@@ -9,8 +9,11 @@ draw, deal and roll is an explicit chance node whose outcomes are the cards left
 from __future__ import annotations
 
 import json
+import random
 import re
+from bisect import bisect
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import Any
 
 from gameshelf.core.errors import InvalidPosition
@@ -57,6 +60,17 @@ _EFFECT_OF_BEAST: dict[str, tuple[int, int]] = {
     "temple_sentinel": (T_TEMPLE, 0),
     "torcha": (T_TORCHA, 0),
 }
+
+
+_UNIFORM_CUMULATIVE: dict[int, list[float]] = {}
+
+
+def _uniform_cumulative(n: int) -> list[float]:
+    """The running sums ``Random.choices`` forms from ``n`` weights of ``1.0 / n`` (memoised)."""
+    cumulative = _UNIFORM_CUMULATIVE.get(n)
+    if cumulative is None:
+        cumulative = _UNIFORM_CUMULATIVE[n] = list(accumulate([1.0 / n] * n))
+    return cumulative
 
 
 class AxiaGame(Game):
@@ -363,7 +377,8 @@ class AxiaState(State):
         if not self.chance or self.phase == OVER:
             return []
         pool = self._chance_pool(self.chance[0][0])
-        return [(a, 1.0 / len(pool)) for a in sorted(pool)]
+        probability = 1.0 / len(pool)
+        return [(a, probability) for a in sorted(pool)]
 
     def legal_actions(self) -> list[int]:
         """Legal action ids, ascending."""
@@ -373,12 +388,12 @@ class AxiaState(State):
             return sorted(self._chance_pool(self.chance[0][0]))
         if self.phase == SCORE_PICK:
             empty = [s for s in range(6) if self.slots[self.cur][s] < 0]
-            return sorted(A.SCORE_PLACE + c * 6 + s for c in self.offers[self.cur] for s in empty)
+            return sorted([A.SCORE_PLACE + c * 6 + s for c in self.offers[self.cur] for s in empty])
         if self.phase == MULLIGAN:
             return [A.MULLIGAN + m for m in range(1 << len(self.hands[self.cur]))]
         if self.phase == PLACE:
             empty = [c for c in range(9) if self.grid[self.cur][c] < 0]
-            return sorted(A.PLACE + h * 9 + c for h in self.hands[self.cur] for c in empty)
+            return sorted([A.PLACE + h * 9 + c for h in self.hands[self.cur] for c in empty])
         if self.phase == REFILL:
             out = [A.REFILL + i for i, c in enumerate(self.faceup) if c >= 0]
             if self.tdeck or self.tdisc:
@@ -386,9 +401,10 @@ class AxiaState(State):
             return out
         if self.stack:
             return self._task_actions(self.stack[-1])
+        # Already ascending: die hits (die, then space), then wasted dice, then items, then END.
         if not self.hit_done:
-            return sorted(self._hit_actions() + self._item_actions())
-        return sorted([*self._item_actions(), A.END])
+            return self._hit_actions() + self._item_actions()
+        return [*self._item_actions(), A.END]
 
     # ------------------------------------------------------------------ hits and targets
     def _alive(self, p: int) -> list[int]:
@@ -404,16 +420,38 @@ class AxiaState(State):
         return [s for s in self._alive(p) if magic or not self._magic(p, s)]
 
     def _hit_actions(self) -> list[int]:
+        """Die hits in ascending id order (die, then space), then the dice taken to waste.
+
+        The live spaces are found once: a Magic die (or any die under the physical-as-magic
+        boost) hits every one of them, a Physical die only the non-magical ones.
+        """
+        g = self.game
+        used = self.used
+        p = self.cur
+        marks, spc = self.marks[p], self.spc[p]
+        alive = [s for s in range(36) if spc[s] >= 0 and marks[s] != DEFEATED]
+        plain: list[int] | None = None
+        every = self.boost
+        physical = g.num_physical
         out: list[int] = []
-        free = [d for d in range(self.game.num_dice) if self.used[d] < 0]
         useless = []
-        for d in free:
-            targets = self._die_targets(d, self.boost and not self.game.is_magic_die(d))
-            out.extend(A.DIE_HIT + d * 36 + s for s in targets)
-            if not targets:
+        for d in range(g.num_dice):
+            if used[d] >= 0:
+                continue
+            if every or d >= physical:
+                targets = alive
+            else:
+                if plain is None:
+                    magic = g.tables.magic
+                    plain = [s for s in alive if not magic[spc[s]]]
+                targets = plain
+            if targets:
+                base = A.DIE_HIT + d * 36
+                out += [base + s for s in targets]
+            else:
                 useless.append(d)
-        if not out or not self.game.must_hit:
-            out.extend(A.WASTE + d for d in useless)
+        if not out or not g.must_hit:
+            out += [A.WASTE + d for d in useless]
         return out
 
     def _task_targets(self, task: int, param: int) -> list[int]:
@@ -486,7 +524,10 @@ class AxiaState(State):
     def _item_actions(self) -> list[int]:
         if self.item_done:
             return []
-        return [A.ITEM + i for i in sorted(set(self.items[self.cur])) if self._item_playable(i)]
+        items = self.items[self.cur]
+        if not items:
+            return []
+        return [A.ITEM + i for i in sorted(set(items)) if self._item_playable(i)]
 
     def _hit(self, s: int, critical: bool) -> None:
         """One hit on space ``s`` of the player to move (a wound, or a defeat)."""
@@ -642,6 +683,36 @@ class AxiaState(State):
             self.stack.append((T_I_NONMAG, 0))
         else:
             self.stack.append((T_I_REGION, REGIONS.index(card.region or "")))
+
+    # ------------------------------------------------------------------ fast rollouts
+    def random_rollout(self, rng: random.Random, max_plies: int) -> int:
+        """Play uniformly random moves in place for at most ``max_plies`` plies; return the plies.
+
+        The optional fast-rollout method of the game protocol (see :mod:`gameshelf.core.game`):
+        a decision is ``rng.choice(self.legal_actions())`` and a chance outcome is drawn exactly
+        as :meth:`State.sample_chance` draws it (``Random.choices`` over ``chance_outcomes()``
+        with their uniform weights), so ``rng`` is consumed exactly as by the generic loop and a
+        seed gives the very same game. It only skips the generic loop's detours: no
+        ``(outcome, probability)`` list is built per draw, the running sums of the uniform
+        weights are memoised per deck size, and no view data is ever built. History stays
+        complete, so the state remains an ordinary state afterwards.
+        """
+        plies = 0
+        choice = rng.choice
+        draw = rng.random
+        apply = self.apply_action
+        while plies < max_plies and self.phase != OVER:
+            chance = self.chance
+            if chance:
+                pool = self._chance_pool(chance[0][0])
+                n = len(pool)
+                cumulative = _uniform_cumulative(n)
+                index = bisect(cumulative, draw() * (cumulative[-1] + 0.0), 0, n - 1)
+                apply(sorted(pool)[index])
+            else:
+                apply(choice(self.legal_actions()))
+            plies += 1
+        return plies
 
     # ------------------------------------------------------------------ results
     def score_sheet(self, p: int) -> dict[str, Any]:

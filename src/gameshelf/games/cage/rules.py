@@ -6,6 +6,7 @@ bottom-packed, so ``heights[r]`` says how many cubies column ``r`` holds.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,6 +43,8 @@ DROPS_BY_MASK: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 """Drop actions of each colour for each set of open columns (bit r = column r open)."""
 NO_MOVE = -1
+INVERSE: tuple[int, ...] = tuple(inverse_action(a) for a in range(NUM_ACTIONS))
+"""``inverse_action`` of every action id, looked up."""
 
 Board = list[int]
 
@@ -160,6 +163,21 @@ class CageGame(Game):
         )
         self.owner = self.config.owner
         self.total_cubies = sum(self.config.stock)
+        # The options the move loop reads, resolved once (the config is frozen).
+        config = self.config
+        self.players = players
+        self.next_player: tuple[int, ...] = tuple((p + 1) % players for p in range(players))
+        self.drops_of: tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], ...] = tuple(
+            tuple((colour, DROPS_BY_MASK[colour]) for colour in config.colours[p])
+            for p in range(players)
+        )
+        self.reverse_off = config.no_reverse == "off"
+        self.syntactic = config.no_reverse == "syntactic"
+        self.semantic = config.no_reverse == "semantic"
+        self.noop_twists = config.allow_noop_twists
+        self.play_on = config.continue_after_last_drop
+        self.max_plies = config.max_plies
+        self.repetition_draw = config.repetition_draw
 
     def new_initial_state(self, seed: int | None = None) -> CageState:
         """The empty cage, player 0 to move (the seed is unused: the Cage has no chance)."""
@@ -213,6 +231,10 @@ class CageState(State):
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.outcome is not None
+
+    def is_chance_node(self) -> bool:
+        """Never: the Cage has no chance."""
+        return False
 
     def returns(self) -> list[float]:
         """+1 for each winner, -1 for the others; all 0 for a draw or a game in progress."""
@@ -295,20 +317,26 @@ class CageState(State):
         """Drops of the mover's colours into non-full columns, then twists, then the flip."""
         if self.outcome is not None:
             return []
-        config = self.game.config
+        game = self.game
         left = self.left
         mask = self.open
         actions: list[int] = []
-        for colour in config.colours[self.player]:
+        for colour, drops in game.drops_of[self.player]:
             if left[colour]:
-                actions += DROPS_BY_MASK[colour][mask]
-        if config.allow_noop_twists:
+                actions += drops[mask]
+        if game.noop_twists:
             actions += TURNS
         else:
             board = self.board
             actions += [a for a in TURNS[:-1] if twisted(board, a - TWIST_BASE)[0] != board]
             actions.append(FLIP)
-        if self.last < TWIST_BASE or config.no_reverse == "off":
+        last = self.last
+        if last < TWIST_BASE or game.reverse_off:
+            return actions
+        if game.syntactic and game.noop_twists:
+            # Every turn is listed, in id order at the end: the inverse sits at a known place,
+            # and never alone (the six twists and the flip are all there).
+            del actions[INVERSE[last] - FLIP - 1]
             return actions
         forbidden = self._forbidden(actions)
         remaining = [a for a in actions if a not in forbidden]
@@ -333,53 +361,78 @@ class CageState(State):
     def apply_action(self, action: int) -> None:
         """Apply a legal action id (unchecked)."""
         mover = self.player
-        if self.game.config.no_reverse == "semantic":
+        game = self.game
+        if game.semantic:
             self.prev_board = self.board[:] if action >= TWIST_BASE else None
-        if action < DROP_ACTIONS:
-            colour, column = divmod(action, RING)
-            height = self.heights[column]
-            cell = RING * height + column
-            self.board[cell] = colour + 1
-            self.heights[column] = height + 1
-            if height == LAYERS - 1:
-                self.open &= ~(1 << column)
-            self.left[colour] -= 1
-            colours = self._lines_through(cell, colour + 1)
-        else:
-            if action == FLIP:
-                self.board, self.heights = flipped(self.board, self.heights)
-            else:
-                self.board, self.heights = twisted(self.board, action - TWIST_BASE)
-            self.open = open_mask(self.heights)
-            colours = line_colours(self.board)
         self.last = action
         self.ply += 1
-        self.player = (mover + 1) % self.game.config.players
+        self.player = game.next_player[mover]
         self._history.append(action)
-        self._decide(mover, action, colours)
+        if action < DROP_ACTIONS:
+            colour, column = divmod(action, RING)
+            heights = self.heights
+            height = heights[column]
+            cell = RING * height + column
+            board = self.board
+            value = colour + 1
+            board[cell] = value
+            heights[column] = height + 1
+            if height == LAYERS - 1:
+                self.open &= ~(1 << column)
+            left = self.left
+            left[colour] -= 1
+            # What _decide does after a drop, inlined: only lines through the new cubie can
+            # appear; a drop is irreversible, so earlier positions never come back.
+            for a, b in LINES_THROUGH[cell]:
+                if board[a] == value and board[b] == value:
+                    self.outcome = self._line_outcome(mover, {game.owner[colour]})
+                    return
+            self.seen.clear()
+            if (not game.play_on and not any(left)) or self.ply >= game.max_plies:
+                self.outcome = self._draw()
+            elif game.reverse_off and self._count_position() >= game.repetition_draw > 0:
+                # (with a no-reverse rule a position right after a drop cannot recur)
+                self.outcome = self._draw()
+            return
+        if action == FLIP:
+            self.board, self.heights = flipped(self.board, self.heights)
+        else:
+            self.board, self.heights = twisted(self.board, action - TWIST_BASE)
+        self.open = open_mask(self.heights)
+        self._decide(mover, action, line_colours(self.board))
 
-    def _lines_through(self, cell: int, value: int) -> set[int]:
-        board = self.board
-        for a, b in LINES_THROUGH[cell]:
-            if board[a] == value and board[b] == value:
-                return {value - 1}
-        return set()
+    def random_rollout(self, rng: random.Random, max_plies: int) -> int:
+        """Play uniformly random moves in place for at most ``max_plies`` plies; return the plies.
+
+        The optional fast-rollout method of the game protocol (see :mod:`gameshelf.core.game`):
+        each move is ``rng.choice(self.legal_actions())``, exactly as in the generic loop (the
+        Cage has no chance), so a seed gives the very same game; only the loop's per-ply
+        detours (chance checks, the policy call) are gone.
+        """
+        plies = 0
+        choice = rng.choice
+        legal = self.legal_actions
+        apply = self.apply_action
+        while plies < max_plies and self.outcome is None:
+            apply(choice(legal()))
+            plies += 1
+        return plies
 
     def _decide(self, mover: int, action: int, colours: set[int]) -> None:
         """Set the outcome after a move: lines first, then the drawing rules."""
-        config = self.game.config
+        game = self.game
         if colours:
-            self.outcome = self._line_outcome(mover, {self.game.owner[c] for c in colours})
+            self.outcome = self._line_outcome(mover, {game.owner[c] for c in colours})
             return
         if action < DROP_ACTIONS:
             self.seen.clear()  # a drop is irreversible: earlier positions never come back
-            if not config.continue_after_last_drop and not any(self.left):
+            if not game.play_on and not any(self.left):
                 self.outcome = self._draw()
                 return
-        if self.ply >= config.max_plies:
+        if self.ply >= game.max_plies:
             self.outcome = self._draw()
             return
-        if self._count_position() >= config.repetition_draw > 0:
+        if self._count_position() >= game.repetition_draw > 0:
             self.outcome = self._draw()
 
     def _line_outcome(self, mover: int, owners: set[int]) -> list[float]:
@@ -410,14 +463,18 @@ class CageState(State):
         return (tuple(self.board), self.player, forbid)
 
     def _count_position(self) -> int:
-        config = self.game.config
-        if config.repetition_draw == 0:
+        game = self.game
+        if game.repetition_draw == 0:
             return 0
-        if self.last < TWIST_BASE and config.no_reverse != "off":
+        if self.last < TWIST_BASE and not game.reverse_off:
             # Right after a drop (or at the start) nothing is forbidden, a state that any later
             # twist or flip replaces by one with a forbidden move: this position cannot recur.
             return 1
-        key = self.repetition_key()
+        if game.syntactic:  # repetition_key(), the common case spelled out
+            last = self.last
+            key: tuple[Any, ...] = (tuple(self.board), self.player, INVERSE[last])
+        else:
+            key = self.repetition_key()
         count = self.seen.get(key, 0) + 1
         self.seen[key] = count
         return count
