@@ -8,17 +8,28 @@ import numpy as np
 import pytest
 
 import gameshelf
-from gameshelf.games.cage.rules import CageState
+from gameshelf.games.cage.rules import CageState, line_colours
 from gameshelf.rl.jax.cage import CageEnv, cells, random_legal_actions
 
 
-def _rollout(env: CageEnv, batch: int, steps: int, seed: int) -> tuple[np.ndarray, ...]:
-    """Random legal play of ``batch`` games for ``steps`` steps; every intermediate state."""
+def _rollout(
+    env: CageEnv, batch: int, steps: int, seed: int, drops: float = 1.0
+) -> tuple[np.ndarray, ...]:
+    """Random legal play of ``batch`` games for ``steps`` steps; every intermediate state.
+
+    With ``drops`` < 1 a legal drop is offered only with that chance at each step, so that
+    long runs of twists and flips (and repetition draws) come often.
+    """
 
     def one_step(carry: tuple, _: None) -> tuple:
         states, key = carry
-        key, sub = jax.random.split(key)
-        actions = random_legal_actions(sub, states.legal_action_mask)
+        key, sub, coin = jax.random.split(key, 3)
+        mask = states.legal_action_mask
+        offer = jax.random.uniform(coin, (batch, 1)) < drops
+        mask = mask & (offer | (jnp.arange(55) >= 48))
+        actions = random_legal_actions(
+            sub, jnp.where(mask.any(-1, keepdims=True), mask, states.legal_action_mask)
+        )
         nxt = jax.vmap(env.step)(states, actions)
         out = (
             actions,
@@ -43,11 +54,20 @@ def _mask_of(state: CageState) -> np.ndarray:
     return mask
 
 
-@pytest.mark.parametrize(("players", "batch"), [(2, 256), (3, 160), (4, 160)])
-def test_jax_cage_matches_the_reference_engine_step_by_step(players: int, batch: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "batch", "drops", "least"),
+    [(2, 256, 1.0, 3_400), (3, 160, 1.0, 3_400), (4, 160, 1.0, 3_400), (2, 96, 0.15, 3_000),
+     (3, 96, 0.15, 3_000), (4, 96, 0.15, 3_000)],
+)  # fmt: skip
+def test_jax_cage_matches_the_reference_engine_step_by_step(
+    players: int, batch: int, drops: float, least: int
+) -> None:
     env = CageEnv(players=players)
-    actions, was_done, boards, masks, done, rewards, to_move = _rollout(env, batch, 120, players)
+    actions, was_done, boards, masks, done, rewards, to_move = _rollout(
+        env, batch, 120, players, drops
+    )
     game = gameshelf.load(f"cage(players={players})")
+    repetitions = 0
     compared = 0
     for b in range(batch):
         state = game.new_initial_state()
@@ -65,8 +85,12 @@ def test_jax_cage_matches_the_reference_engine_step_by_step(players: int, batch:
             assert list(rewards[t, b]) == expected, (b, t)
             if not state.is_terminal():
                 assert int(to_move[t, b]) == state.current_player()
+            elif action >= 48 and not line_colours(state.board) and state.ply < 200:
+                repetitions += 1  # no line, no cap, not a drop: the repetition rule
             compared += 1
-    assert compared >= 3_400  # three player counts: over 10,000 compared steps in all
+    assert compared >= least  # over 10,000 compared steps for each of the two kinds of play
+    if drops < 1:
+        assert repetitions >= 10, repetitions  # the repetition history is really exercised
 
 
 def test_repetition_and_ply_cap_end_the_jax_game_like_the_engine() -> None:

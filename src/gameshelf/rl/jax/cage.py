@@ -53,8 +53,9 @@ class CageJaxState(NamedTuple):
     terminated: jax.Array  # bool[]
     rewards: jax.Array  # float32[players]: returns of the move just made (final at the end)
     legal_action_mask: jax.Array  # bool[55]
-    history: jax.Array  # uint32[3, max_plies]: positions since the last drop, packed exactly
-    #   (uint32[3, 0] when repetition_draw=0: nothing to remember)
+    history: jax.Array  # uint32[players, 3, max_plies / players]: positions since the last drop,
+    #   packed exactly; entry j at [j % players, :, j // players], so that the entries of the
+    #   player to move (the only ones that can match) lie together. Size 0 if repetition_draw=0.
     history_len: jax.Array  # int32[]: how many of ``history`` count (the rest is stale)
 
 
@@ -130,7 +131,9 @@ class CageEnv:
             raise ValueError("repetition_draw must be 0 or 2..1000")
         self.players = players
         self.max_plies = max_plies
-        self.history_size = max_plies if repetition_draw > 0 else 0
+        # Entries per player: the positions since the last drop alternate between the players.
+        self.history_size = -(-max_plies // players) if repetition_draw > 0 else 0
+        self._no_slot = players * self.history_size  # a slot past the end: writes nothing
         self.repetition_draw = repetition_draw
         owner = np.full(COLOURS, -1, dtype=np.int32)
         stock = np.zeros(COLOURS, dtype=np.int8)
@@ -155,7 +158,7 @@ class CageEnv:
             terminated=jnp.bool_(False),
             rewards=jnp.zeros(self.players, dtype=jnp.float32),
             legal_action_mask=self._mask(empty[OCCUPIED], self._stock, jnp.int32(0), NO_FORBID),
-            history=jnp.zeros((3, self.history_size), dtype=_U32),
+            history=jnp.zeros((self.players, 3, self.history_size), dtype=_U32),
             history_len=jnp.int32(0),
         )
 
@@ -170,9 +173,10 @@ class CageEnv:
         }
         # The buffer is only ever written past the positions that count, so it needs no select:
         # a drop, or a finished game, writes nowhere (its slot is past the end).
-        slot = _solid(jnp.where(done, self.history_size, slot))
-        entry = jnp.arange(self.history_size) == slot
-        history = jnp.where(entry, key[:, None], state.history)
+        slot = _solid(jnp.where(done, self._no_slot, slot))
+        row = jnp.arange(self.players)[:, None, None] == slot % self.players
+        column = jnp.arange(self.history_size) == slot // self.players
+        history = jnp.where(row & column, key[:, None], state.history)
         return CageJaxState(history=history, **kept)
 
     def observe(self, state: CageJaxState, player: jax.Array | int) -> jax.Array:
@@ -227,13 +231,16 @@ class CageEnv:
         forbid = jnp.where(is_drop, NO_FORBID, jnp.where(is_flip, 6, (action - TWIST_BASE) ^ 1))
         key = self._key(new, player, forbid)
         history_len = jnp.where(is_drop, 0, state.history_len)
-        counted = jnp.arange(self.history_size) < history_len
-        history = state.history
-        matches = (history[0] == key[0]) & (history[1] == key[1]) & (history[2] == key[2])
+        # Earlier entries j < history_len with j = history_len (mod players): same player.
+        same_player = state.history[history_len % self.players]  # [3, history_size]
+        counted = jnp.arange(self.history_size) < history_len // self.players
+        matches = (
+            (same_player[0] == key[0]) & (same_player[1] == key[1]) & (same_player[2] == key[2])
+        )
         # (an int8 count: the repetition count caps the game well below 128 repeats)
         repeats = jnp.sum(matches & counted, dtype=jnp.int8).astype(jnp.int32)
         occurrences = jnp.where(is_drop, 1, repeats + 1)
-        slot = jnp.where(is_drop, self.history_size, history_len)
+        slot = jnp.where(is_drop, self._no_slot, history_len)
         history_len = jnp.where(is_drop, 0, history_len + 1)
         repeated = (self.repetition_draw > 0) & (occurrences >= max(self.repetition_draw, 1))
         terminated = (owners > 0) | last_drop | (ply >= self.max_plies) | repeated
@@ -247,7 +254,7 @@ class CageEnv:
             terminated=terminated,
             rewards=rewards,
             legal_action_mask=mask & ~terminated,
-            history=history,
+            history=state.history,
             history_len=history_len,
         )
         return played, slot, key
