@@ -219,10 +219,13 @@ class CageEnv:
         left = state.left - used.astype(jnp.int8)
         player = (state.current_player + 1) % self.players
         ply = state.ply + 1
-        lines = [_has_line(w) for w in new[:COLOURS]]
-        has_line = jnp.stack(
-            [jnp.any(jnp.stack([lines[c] for c in owned])) for owned in self._colours]
-        )
+        # Bit p: player p owns a line (one word, so the lines are found once, not per player).
+        owned_lines = jnp.int32(0)
+        for p, colours in enumerate(self._colours):
+            for c in colours:
+                owned_lines = owned_lines | (_has_line(new[c]).astype(jnp.int32) << p)
+        owned_lines = _solid(owned_lines)
+        has_line = ((owned_lines >> jnp.arange(self.players)) & 1) != 0
         owners = jnp.sum(has_line)
         win = owners == 1
         rewards = jnp.where(win, jnp.where(has_line, 1.0, -1.0), 0.0).astype(jnp.float32)
