@@ -1,12 +1,13 @@
 """Steps per second of the batched JAX Cage against pgx ``connect_four``, in one process.
 
-    scripts/bench-jax.sh [--batches 1024,4096] [--steps 200] [--repeat 3] [--json out.json]
+    scripts/bench-jax.sh [--batches 1024,4096] [--steps 200] [--repeat 5] [--json out.json]
     .venv/bin/python benchmarks/jax_cage.py ...        # the same without pgx: ours only
 
 Both environments run the same loop: a uniformly random legal action per game, ``vmap`` of the
 environment's ``step``, games that ended replaced by fresh ones (auto-reset), ``lax.scan`` over
-``--steps`` steps, all under one ``jit``; compilation is excluded and the best of ``--repeat``
-timed runs is kept. A last column measures our Cage under ``repetition_draw=0``, which keeps no
+``--steps`` steps, all under one ``jit``; compilation is excluded, the timed runs of the
+environments alternate (so that a load spike on a shared machine hits all of them) and the best
+of ``--repeat`` is kept. A last column measures our Cage under ``repetition_draw=0``, which keeps no
 repetition history (``--no-variant`` skips it). The target of issue #10 is ours / pgx >= 1 at
 batch 4,096 on the CPU. Where JAX sees a GPU, batch 2^20 is added to the default batches and
 reported against 10^9 steps/s.
@@ -33,15 +34,14 @@ GPU_BATCH = 2**20
 GPU_GOAL = 1e9
 
 
-def measure(
+def compile_loop(
     init: Callable[[jax.Array], Any],
     step: Callable[[Any, jax.Array], Any],
     done: Callable[[Any], jax.Array],
     batch: int,
     steps: int,
-    repeat: int = 1,
-) -> float:
-    """Best environment steps per second of ``repeat`` timed runs (games that end restart)."""
+) -> Callable[[int], float]:
+    """The benchmark loop, compiled and warmed up: call it with a seed to get its seconds."""
     batched_init = jax.vmap(init)
     batched_step = jax.vmap(step)
 
@@ -66,20 +66,45 @@ def measure(
         return states
 
     jax.block_until_ready(run(jax.random.PRNGKey(0)))  # compile (and warm up)
-    best = float("inf")
-    for attempt in range(repeat):
+
+    def timed(seed: int) -> float:
         began = time.perf_counter()
-        jax.block_until_ready(run(jax.random.PRNGKey(1 + attempt)))
-        best = min(best, time.perf_counter() - began)
-    return batch * steps / best
+        jax.block_until_ready(run(jax.random.PRNGKey(seed)))
+        return time.perf_counter() - began
+
+    return timed
 
 
-def measure_cage(
-    batch: int, steps: int, repeat: int = 1, players: int = 2, repetition_draw: int = 3
+def interleaved(
+    loops: dict[str, Callable[[int], float]], work: int, repeat: int
+) -> dict[str, float]:
+    """Steps/s of each loop, best of ``repeat`` runs taken in turn (so load spikes hit all)."""
+    best = dict.fromkeys(loops, float("inf"))
+    for attempt in range(repeat):
+        for name, timed in loops.items():
+            best[name] = min(best[name], timed(1 + attempt))
+    return {name: work / seconds for name, seconds in best.items()}
+
+
+def measure(
+    init: Callable[[jax.Array], Any],
+    step: Callable[[Any, jax.Array], Any],
+    done: Callable[[Any], jax.Array],
+    batch: int,
+    steps: int,
+    repeat: int = 1,
 ) -> float:
-    """Steps/s of our Cage (``players`` players, default options unless told)."""
+    """Best environment steps per second of ``repeat`` timed runs (games that end restart)."""
+    loop = compile_loop(init, step, done, batch, steps)
+    return interleaved({"one": loop}, batch * steps, repeat)["one"]
+
+
+def cage_loop(
+    batch: int, steps: int, players: int = 2, repetition_draw: int = 3
+) -> Callable[[int], float]:
+    """The loop over our Cage (``players`` players, default options unless told)."""
     env = CageEnv(players=players, repetition_draw=repetition_draw)
-    return measure(env.init, env.step, lambda s: s.terminated, batch, steps, repeat)
+    return compile_loop(env.init, env.step, lambda s: s.terminated, batch, steps)
 
 
 def load_pgx() -> tuple[Any, str]:
@@ -91,15 +116,10 @@ def load_pgx() -> tuple[Any, str]:
     return pgx.make("connect_four"), f"pgx {pgx.__version__} connect_four"
 
 
-def measure_pgx(env: Any, batch: int, steps: int, repeat: int = 1) -> float:
-    """Steps/s of pgx ``connect_four`` in the same loop."""
-    return measure(
-        env.init,
-        lambda s, a: env.step(s, a),
-        lambda s: s.terminated | s.truncated,
-        batch,
-        steps,
-        repeat,
+def pgx_loop(env: Any, batch: int, steps: int) -> Callable[[int], float]:
+    """The same loop over pgx ``connect_four``."""
+    return compile_loop(
+        env.init, lambda s, a: env.step(s, a), lambda s: s.terminated | s.truncated, batch, steps
     )
 
 
@@ -112,7 +132,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--batches", help="comma-separated (default 1024,4096; +2^20 on a GPU)")
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per cell; best kept")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per cell; best kept")
     parser.add_argument("--players", type=int, default=2, help="players of our Cage")
     parser.add_argument("--no-pgx", action="store_true", help="measure ours only")
     parser.add_argument(
@@ -142,12 +162,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print("  ".join(f"{h:>18}" for h in header), flush=True)
     rows: list[dict[str, Any]] = []
     for batch in batches:
-        ours = measure_cage(batch, args.steps, args.repeat, args.players)
-        theirs = None if pgx_env is None else measure_pgx(pgx_env, batch, args.steps, args.repeat)
-        ratio = None if theirs is None else ours / theirs
-        variant = None
+        loops = {"cage": cage_loop(batch, args.steps, args.players)}
+        if pgx_env is not None:
+            loops["pgx"] = pgx_loop(pgx_env, batch, args.steps)
         if not args.no_variant:
-            variant = measure_cage(batch, args.steps, args.repeat, args.players, 0)
+            loops["variant"] = cage_loop(batch, args.steps, args.players, repetition_draw=0)
+        rates = interleaved(loops, batch * args.steps, args.repeat)
+        ours = rates["cage"]
+        theirs = rates.get("pgx")
+        ratio = None if theirs is None else ours / theirs
+        variant = rates.get("variant")
         rows.append(
             {
                 "batch": batch,

@@ -53,14 +53,12 @@ def test_the_ratio_and_verdict_use_the_same_loop_for_a_stand_in_pgx(
     bench = load_bench()
     from gameshelf.rl.jax.cage import CageEnv
 
-    def same_loop(env: CageEnv, batch: int, steps: int, repeat: int) -> float:
-        return float(
-            bench.measure(env.init, env.step, lambda s: s.terminated, batch, steps, repeat)
-        )
+    def same_loop(env: CageEnv, batch: int, steps: int) -> object:
+        return bench.compile_loop(env.init, env.step, lambda s: s.terminated, batch, steps)
 
     # A stand-in for pgx (our own Cage) so the comparison path runs where pgx is not installed.
     monkeypatch.setattr(bench, "load_pgx", lambda: (CageEnv(players=2), "stand-in"))
-    monkeypatch.setattr(bench, "measure_pgx", same_loop)
+    monkeypatch.setattr(bench, "pgx_loop", same_loop)
     report = bench.main(["--batches", "4096", "--steps", "2", "--repeat", "1", "--no-variant"])
     row = report["rows"][0]
     assert row["ratio"] == pytest.approx(
