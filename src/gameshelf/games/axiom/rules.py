@@ -15,6 +15,7 @@ within one state, which the conformance checks verify.
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -32,6 +33,7 @@ from gameshelf.core import (
 
 from .board import (
     SCEPTRE_ACTIONS,
+    WIDTH,
     RuleOptions,
     cube_move_ids,
     eliminable,
@@ -40,6 +42,25 @@ from .board import (
     sceptre_targets,
     tall_stop_problem,
     validate_board,
+)
+from .fast import (
+    BIAS,
+    STEP,
+    XSHIFT,
+    YMASK,
+    YSHIFT,
+    ZMASK,
+    Packed,
+    PSceptre,
+    cube_counts,
+    cube_ids,
+    cube_offsets,
+    pack,
+    packable,
+    sceptre_ids,
+    supports,
+    targets,
+    unpack,
 )
 from .geometry import (
     PLACEMENT_INDEX,
@@ -135,6 +156,45 @@ def _digest(cubes: Cubes, sceptres: list[Sceptre], to_move: int) -> str:
         [(s, x - mx, y - my, z, d) for s, (x, y, z), d in sorted(sceptres)],
     )
     return hashlib.blake2b(repr(key).encode(), digest_size=8).hexdigest()
+
+
+RepKey = Any
+"""A repetition key: a :func:`_digest` string (tuple path) or a :func:`_packed_key` tuple."""
+
+
+def _packed_key(cubes: Packed, cells: list[int], sceptres: list[PSceptre], to_move: int) -> RepKey:
+    """The repetition key of a fast state: :func:`_digest`'s content as ints, unhashed.
+
+    ``cells`` are the packed cells in ascending order. :func:`_key_digest` turns it into the
+    digest of the same position.
+    """
+    if cells:
+        my = min([c >> YSHIFT & YMASK for c in cells])
+        shift = (cells[0] >> XSHIFT << XSHIFT) + (my << YSHIFT)
+    else:
+        shift = BIAS
+    return (
+        to_move,
+        tuple([(c - shift) << 8 | cubes[c] for c in cells]),
+        tuple(sorted([s << 60 | (c - shift) << 3 | d for s, c, d in sceptres])),
+    )
+
+
+def _key_digest(key: RepKey) -> str:
+    """The :func:`_digest` string of a repetition key."""
+    if isinstance(key, str):
+        return key
+    to_move, cubes, sceptres = key
+
+    def cell(code: int) -> tuple[int, int, int]:
+        return (code >> XSHIFT, code >> YSHIFT & YMASK, code & ZMASK)
+
+    content = (
+        to_move,
+        [(*cell(c >> 8), c & 255) for c in cubes],
+        [(s >> 60, *cell(s >> 3 & ((1 << 57) - 1)), s & 7) for s in sceptres],
+    )
+    return hashlib.blake2b(repr(content).encode(), digest_size=8).hexdigest()
 
 
 class AxiomGame(Game):
@@ -295,11 +355,44 @@ class AxiomState(State):
         self.to_move = to_move
         self.ply = 0
         self.outcome = outcome
-        self.seen: dict[str, int] = {_digest(cubes, sceptres, to_move): 1}
         self._history: list[int] = []
         self._owned = True
         self._legal: list[int] | None = None
         self._rank: tuple[list[Cell], dict[Cell, int]] | None = None
+        # the fast path (see .fast): packed twins of cubes and sceptres, kept in step with them
+        self._fast = bool(cubes) and supports(game.options, game.options.max_plies)
+        self._fast = self._fast and packable(cubes)
+        self._pcubes: Packed = {}
+        self._psceptres: list[PSceptre] = []
+        self._pcells: list[int] = []
+        if self._fast:
+            self._pcubes = {pack(cell): value for cell, value in cubes.items()}
+            self._psceptres = [(s, pack(cell), d) for s, cell, d in sceptres]
+            self._pcells = sorted(self._pcubes)
+        # repetition counts by key (see _rep_key) and, for a loaded position, by digest
+        self._seen_keys: dict[RepKey, int] = {self._rep_key(): 1}
+        self._seen_hex: dict[str, int] = {}
+
+    # --- repetition counts ----------------------------------------------------------------
+    @property
+    def seen(self) -> dict[str, int]:
+        """How often each position (its 16-hex-digit digest) has occurred."""
+        counts = dict(self._seen_hex)
+        for key, count in self._seen_keys.items():
+            digest = _key_digest(key)
+            counts[digest] = counts.get(digest, 0) + count
+        return counts
+
+    @seen.setter
+    def seen(self, counts: dict[str, int]) -> None:
+        self._seen_hex = dict(counts)
+        self._seen_keys = {}
+        self._owned = False  # the old key dict may be shared; the next move copies
+
+    def _rep_key(self) -> RepKey:
+        if self._fast:
+            return _packed_key(self._pcubes, self._pcells, self._psceptres, self.to_move)
+        return _digest(self.cubes, self.sceptres, self.to_move)
 
     # --- move generation ------------------------------------------------------------------
     def _ranks(self) -> tuple[list[Cell], dict[Cell, int]]:
@@ -357,8 +450,33 @@ class AxiomState(State):
             return None
         return (1, cells[source], step(cells[anchor], anchor_dir), PLACEMENTS[placement])
 
+    def _decodable(self, action: int) -> bool:
+        """Whether :meth:`_decode` would name a move (without decoding it)."""
+        count = len(self._pcells)
+        if 0 <= action < SCEPTRE_ACTIONS:
+            return action // 72 < count and action // 6 % 12 < count
+        rest = action - SCEPTRE_ACTIONS
+        if not 0 <= rest < CUBE_ACTIONS:
+            return False
+        rest //= 6 * WIDTH
+        return rest // 12 < count and rest % 12 < count
+
     def _generate(self) -> list[int]:
         """Every legal action id, ascending."""
+        opts = self.game.options
+        if self._fast:
+            pcubes, pcells, psceptres = self._pcubes, self._pcells, self._psceptres
+            prank = {cell: index for index, cell in enumerate(pcells)}
+            ids, risky = sceptre_ids(opts, pcubes, psceptres, self.to_move, prank)
+            ids += cube_ids(opts, pcubes, pcells, psceptres, self.to_move)
+            if risky and not ids:
+                ids = risky
+            ids.sort()
+            return ids
+        return self._generate_on_tuples()
+
+    def _generate_on_tuples(self) -> list[int]:
+        """:meth:`_generate` through :mod:`.board` (the options the fast path lacks; tests)."""
         opts = self.game.options
         cubes, sceptres, me = self.cubes, self.sceptres, self.to_move
         cells, rank = self._ranks()
@@ -430,15 +548,78 @@ class AxiomState(State):
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action id (unchecked)."""
-        move = self._decode(action)
-        if move is None:
-            raise IllegalMove(f"action {action} is not a move here")
+        move = None
+        if self._fast:
+            if not self._decodable(action):
+                raise IllegalMove(f"action {action} is not a move here")
+        else:
+            move = self._decode(action)
+            if move is None:
+                raise IllegalMove(f"action {action} is not a move here")
         if not self._owned:
-            self.seen = dict(self.seen)
+            self._seen_keys = dict(self._seen_keys)
             self._history = list(self._history)
             self._owned = True
-        self._apply(move)
+        if move is None:
+            self._apply_fast(action)
+        else:
+            self._apply(move)
         self._history.append(action)
+
+    def _apply_fast(self, action: int) -> None:
+        """:meth:`_apply` on the packed board (the action decoded on packed cells)."""
+        cells = self._pcells
+        pcubes = self._pcubes
+        mover = self.to_move
+        if action < SCEPTRE_ACTIONS:
+            source, target, face = cells[action // 72], cells[action // 6 % 12], action % 6
+            psceptres = self._psceptres
+            index = next(i for i, (s, c, _) in enumerate(psceptres) if s == mover and c == source)
+            psceptres[index] = (mover, target, face)
+            self.sceptres[index] = (mover, unpack(target), face)
+            holders = [s for i, (s, c, _) in enumerate(psceptres) if c == target and i != index]
+            if (
+                pcubes[source] >> 6 != mover
+                and pcubes[target] >> 6 == mover
+                and source + 1 not in pcubes
+                and all(c != source for _, c, _ in psceptres)
+            ):
+                del pcubes[source]
+                del self.cubes[unpack(source)]
+                self._pcells = sorted(pcubes)
+            if 1 - mover in holders:
+                self.outcome = (mover, "capture")
+            elif mover in holders:
+                self.outcome = (1 - mover, "self-capture")
+        else:
+            rest, placement = divmod(action - SCEPTRE_ACTIONS, WIDTH)
+            rest, anchor_dir = divmod(rest, 6)
+            source_rank, anchor = divmod(rest, 12)
+            source = cells[source_rank]
+            target = cells[anchor] + STEP[anchor_dir]
+            value = pcubes.pop(source)
+            pcubes[target] = value = (value & ~63) | PLACEMENTS[placement]
+            del self.cubes[unpack(source)]
+            self.cubes[unpack(target)] = value
+            self._pcells = sorted(pcubes)
+        self.to_move = 1 - mover
+        self.ply += 1
+        self._legal = None
+        self._rank = None
+        if self.outcome is None:
+            self._count_position()
+
+    def _count_position(self) -> None:
+        """Count the position just reached; draw by repetition or the ply cap."""
+        opts = self.game.options
+        key = self._rep_key()
+        self._seen_keys[key] = count = self._seen_keys.get(key, 0) + 1
+        if self._seen_hex:
+            count += self._seen_hex.get(_key_digest(key), 0)
+        if opts.repetition_draw and count >= opts.repetition_draw:
+            self.outcome = (-1, "repetition")
+        elif self.ply >= opts.max_plies:
+            self.outcome = (-1, "ply-cap")
 
     def _apply(self, move: Move_) -> None:
         opts = self.game.options
@@ -468,12 +649,7 @@ class AxiomState(State):
         self._legal = None
         self._rank = None
         if self.outcome is None:
-            key = _digest(self.cubes, self.sceptres, self.to_move)
-            self.seen[key] = count = self.seen.get(key, 0) + 1
-            if opts.repetition_draw and count >= opts.repetition_draw:
-                self.outcome = (-1, "repetition")
-            elif self.ply >= opts.max_plies:
-                self.outcome = (-1, "ply-cap")
+            self._count_position()
 
     def clone(self) -> AxiomState:
         """An independent copy (dicts and lists copied; tuples shared)."""
@@ -484,13 +660,123 @@ class AxiomState(State):
         copy.to_move = self.to_move
         copy.ply = self.ply
         copy.outcome = self.outcome
+        copy._fast = self._fast
+        copy._pcubes = dict(self._pcubes)
+        copy._psceptres = list(self._psceptres)
+        copy._pcells = self._pcells  # replaced, never changed in place
         # the repetition counts and the history are shared until one side moves (copy on write)
-        copy.seen = self.seen
+        copy._seen_keys = self._seen_keys
+        copy._seen_hex = self._seen_hex
         copy._history = self._history
         copy._owned = self._owned = False
         copy._legal = self._legal
         copy._rank = self._rank
         return copy
+
+    def random_rollout(self, rng: random.Random, max_plies: int) -> int:
+        """Play uniformly random legal moves in place for at most ``max_plies`` plies or until
+        the game ends; return the plies played.
+
+        Draws exactly as the generic loop ``legal = state.legal_actions();
+        state.apply_action(legal[rng.randrange(len(legal))])`` (or ``rng.choice(legal)``)
+        does: one ``randrange(len(legal))`` a ply, the same move, the same end state. On the
+        fast path it counts the moves instead of listing them and lists only the chosen
+        cube's moves (see :func:`.fast.cube_counts`).
+        """
+        if not self._fast:
+            plies = 0
+            while plies < max_plies and not self.is_terminal():
+                legal = self._legal_ids()
+                self.apply_action(legal[rng.randrange(len(legal))])
+                plies += 1
+            return plies
+        if self.outcome is not None or max_plies <= 0:
+            return 0
+        if not self._owned:
+            self._seen_keys = dict(self._seen_keys)
+            self._history = list(self._history)
+            self._owned = True
+        opts = self.game.options
+        pcubes, psceptres, history = self._pcubes, self._psceptres, self._history
+        seen, seen_hex = self._seen_keys, self._seen_hex
+        repetition, ply_cap = opts.repetition_draw, opts.max_plies
+        randrange = rng.randrange
+        cells = self._pcells
+        prank = {cell: index for index, cell in enumerate(cells)}
+        me = self.to_move
+        plies = 0
+        outcome = None
+        while plies < max_plies:
+            ids, risky = sceptre_ids(opts, pcubes, psceptres, me, prank)
+            info, sources = targets(pcubes, cells, psceptres, me)
+            counts = cube_counts(opts, info, sources) if sources else []
+            total = len(ids) + sum(counts)
+            if not total:
+                if not risky:
+                    break  # no legal move: the game is over
+                ids, total = risky, len(risky)
+            pick = randrange(total)
+            if pick < len(ids):
+                ids.sort()
+                action = ids[pick]
+                source, target, face = cells[action // 72], cells[action // 6 % 12], action % 6
+                index = next(i for i, (s, c, _) in enumerate(psceptres) if s == me and c == source)
+                psceptres[index] = (me, target, face)
+                holders = [s for i, (s, c, _) in enumerate(psceptres) if c == target and i != index]
+                if (
+                    pcubes[source] >> 6 != me
+                    and pcubes[target] >> 6 == me
+                    and source + 1 not in pcubes
+                    and all(c != source for _, c, _ in psceptres)
+                ):
+                    del pcubes[source]
+                    cells = sorted(pcubes)
+                    prank = {cell: index for index, cell in enumerate(cells)}
+                if 1 - me in holders:
+                    outcome = (me, "capture")
+                elif me in holders:
+                    outcome = (1 - me, "self-capture")
+            else:
+                pick -= len(ids)
+                at = 0
+                while pick >= counts[at]:
+                    pick -= counts[at]
+                    at += 1
+                chosen = sources[at]
+                offset = cube_offsets(opts, info, chosen)[pick]
+                action = SCEPTRE_ACTIONS + chosen[1] * 72 * WIDTH + offset
+                code, placement = divmod(offset, WIDTH)
+                value = pcubes.pop(chosen[0])
+                target = cells[code // 6] + STEP[code % 6]
+                pcubes[target] = (value & ~63) | PLACEMENTS[placement]
+                cells = sorted(pcubes)
+                prank = {cell: index for index, cell in enumerate(cells)}
+            history.append(action)
+            me = 1 - me
+            plies += 1
+            if outcome is not None:
+                break
+            key = _packed_key(pcubes, cells, psceptres, me)
+            seen[key] = count = seen.get(key, 0) + 1
+            if seen_hex:
+                count += seen_hex.get(_key_digest(key), 0)
+            if repetition and count >= repetition:
+                outcome = (-1, "repetition")
+                break
+            if self.ply + plies >= ply_cap:
+                outcome = (-1, "ply-cap")
+                break
+        # write the packed board back to the public fields
+        self._pcells = cells
+        self.to_move = me
+        self.ply += plies
+        self.outcome = outcome
+        self._legal = None
+        self._rank = None
+        self.cubes.clear()
+        self.cubes.update({unpack(cell): pcubes[cell] for cell in cells})
+        self.sceptres[:] = [(s, unpack(c), d) for s, c, d in psceptres]
+        return plies
 
     def history(self) -> list[int]:
         """Action ids applied since this state's game began (or since it was loaded)."""
