@@ -163,11 +163,13 @@ def test_bitboard_twists_flip_and_gravity_match_the_geometry_tables() -> None:
             for z in range(int(rng.integers(0, 4))):
                 board[8 * z + column] = int(rng.integers(1, 7))
         heights = settle(board[:])
-        boards = np.zeros(7, dtype=np.uint32)
+        boards = np.zeros(4, dtype=np.uint32)  # bit planes of colour + 1, then occupancy
         for i, value in enumerate(board):
+            for k in range(3):
+                if value >> k & 1:
+                    boards[k] |= np.uint32(1 << i)
             if value:
-                boards[value - 1] |= np.uint32(1 << i)
-                boards[6] |= np.uint32(1 << i)
+                boards[3] |= np.uint32(1 << i)
         state = env.init()._replace(boards=jnp.asarray(boards), last=jnp.int32(-1))
         for action in range(TWIST_BASE, 55):
             after = env.step(state, jnp.int32(action))
@@ -176,7 +178,7 @@ def test_bitboard_twists_flip_and_gravity_match_the_geometry_tables() -> None:
             else:
                 expected = twisted(board, action - TWIST_BASE)[0]
             assert list(np.asarray(cells(after))) == expected, action
-            assert int(after.boards[6]) == _bits({i for i, v in enumerate(expected) if v})
+            assert int(after.boards[3]) == _bits({i for i, v in enumerate(expected) if v})
 
 
 def test_random_legal_actions_are_legal_and_uniform() -> None:

@@ -4,14 +4,14 @@
 It plays the default rules of ``cage(players=N)`` (N = 2, 3 or 4) exactly as the reference
 engine does — gravity, twists, flips, the syntactic no-reverse rule, lines, the draw after the
 last drop, the ply cap and the repetition draw — and a differential test holds it to that
-(``tests/rl/test_jax_cage.py``). Positions for the repetition rule are kept exactly (packed into
-three 32-bit words), not hashed.
+(``tests/rl/test_jax_cage.py``). Positions for the repetition rule are kept exactly (the three
+planes, the player and the forbidden turn in three 32-bit words), not hashed.
 
-The board is kept as bitboards: one 24-bit word per colour plus one for occupancy, bit
-``8*z + r`` for ring position ``r`` of layer ``z`` (the engine's cell index). A layer is then one
-byte, so a twist is a byte rotation, the flip a fixed bit reversal and a byte swap, gravity three
-shift-and-mask passes and the 28 lines a handful of shifted ANDs; ``cells(state)`` gives the
-engine's ``int8[24]`` board back.
+The board is kept as bitboards: three 24-bit bit planes of colour + 1 plus one word for occupancy,
+bit ``8*z + r`` for ring position ``r`` of layer ``z`` (the engine's cell index). A layer is then
+one byte, so a twist is a byte rotation, the flip a fixed bit reversal and a byte swap, gravity
+three shift-and-mask passes and the 28 lines a handful of shifted ANDs; a colour's own bitboard is
+three ANDs away. ``cells(state)`` gives the engine's ``int8[24]`` board back.
 
 >>> env = CageEnv(players=2)                                    # doctest: +SKIP
 >>> states = jax.vmap(env.init)(jax.random.split(key, 4096))
@@ -34,7 +34,8 @@ NUM_ACTIONS = 55
 TWIST_BASE = 48
 FLIP = 54
 COLOURS = 6
-OCCUPIED = COLOURS  # index of the occupancy word in ``boards``
+PLANES = 3  # bit planes of colour + 1 (1..6)
+OCCUPIED = PLANES  # index of the occupancy word in ``boards``
 NO_FORBID = 7  # no turn is forbidden (after a drop or at the start)
 
 _U32 = jnp.uint32
@@ -45,7 +46,7 @@ _LAYER0 = 0xFF
 class CageJaxState(NamedTuple):
     """One environment (add a leading batch axis with ``vmap``)."""
 
-    boards: jax.Array  # uint32[7]: per colour, then occupancy; bit 8*z + r = cell (r, z)
+    boards: jax.Array  # uint32[4]: bit planes k of colour + 1, then occupancy; bit 8*z + r
     left: jax.Array  # int8[6]: cubies left per colour
     current_player: jax.Array  # int32[]
     last: jax.Array  # int32[]: last action, -1 before the first move
@@ -106,10 +107,19 @@ def _flipped(x: jax.Array) -> jax.Array:
     return ((y & _u32(0xFF)) << 16) | (y & _u32(0xFF00)) | ((y >> 16) & _u32(0xFF))
 
 
+def _colour_board(words: list[jax.Array], colour: int) -> jax.Array:
+    """The cells holding ``colour`` (0..5), from the bit planes of colour + 1."""
+    value = colour + 1
+    board = words[OCCUPIED]
+    for k in range(PLANES):
+        board = board & (words[k] if value >> k & 1 else ~words[k])
+    return board
+
+
 def _settled(words: list[jax.Array]) -> list[jax.Array]:
     """Every column packed to the bottom, keeping the order of its cubies (three passes).
 
-    ``words`` are the colour bitboards with the occupancy last.
+    ``words`` are the bit planes with the occupancy last.
     """
     for layer in (0, 1, 0):
         occupied = words[OCCUPIED]
@@ -148,7 +158,7 @@ class CageEnv:
     # --- the functional API ---------------------------------------------------------------
     def init(self, key: jax.Array | None = None) -> CageJaxState:
         """The empty cage, player 0 to move (``key`` is accepted for pgx compatibility)."""
-        empty = jnp.zeros(COLOURS + 1, dtype=_U32)
+        empty = jnp.zeros(PLANES + 1, dtype=_U32)
         return CageJaxState(
             boards=empty,
             left=self._stock,
@@ -182,7 +192,9 @@ class CageEnv:
     def observe(self, state: CageJaxState, player: jax.Array | int) -> jax.Array:
         """bool[3, 8, 7]: layers x ring positions x (6 colour planes, "a colour of ``player``")."""
         bits = jnp.arange(CELLS, dtype=_U32)
-        planes = ((state.boards[:COLOURS, None] >> bits) & 1) != 0  # [6, 24]
+        words = [state.boards[i] for i in range(PLANES + 1)]
+        colour_boards = jnp.stack([_colour_board(words, c) for c in range(COLOURS)])
+        planes = ((colour_boards[:, None] >> bits) & 1) != 0  # [6, 24]
         mine = jnp.any(planes & (self._owner[:, None] == player), axis=0)
         stacked = jnp.concatenate([planes, mine[None]], axis=0)  # [7, 24]
         return stacked.T.reshape(LAYERS, RING, COLOURS + 1)
@@ -192,14 +204,17 @@ class CageEnv:
         self, state: CageJaxState, action: jax.Array
     ) -> tuple[CageJaxState, jax.Array, jax.Array]:
         """The state after ``action``, the history slot to write and the key to write there."""
-        words = [state.boards[i] for i in range(COLOURS + 1)]
+        words = [state.boards[i] for i in range(PLANES + 1)]
         is_drop = action < TWIST_BASE
         # A drop lands on the lowest empty cell of its column.
         colour = jnp.minimum(action, TWIST_BASE - 1) >> 3
         column = (action & 7).astype(_U32)
         empty = ~words[OCCUPIED] & (_u32(_BYTES) << column)
         cell = empty & (~empty + _u32(1))  # lowest set bit
-        dropped = [w | jnp.where(colour == c, cell, _u32(0)) for c, w in enumerate(words[:-1])]
+        value = colour + 1
+        dropped = [
+            w | jnp.where(((value >> k) & 1) == 1, cell, _u32(0)) for k, w in enumerate(words[:-1])
+        ]
         dropped.append(words[OCCUPIED] | cell)
         # A twist rotates one layer (one byte) by two ring positions; then everything settles.
         turn = jnp.clip(action - TWIST_BASE, 0, 5)
@@ -223,7 +238,8 @@ class CageEnv:
         owned_lines = jnp.int32(0)
         for p, colours in enumerate(self._colours):
             for c in colours:
-                owned_lines = owned_lines | (_has_line(new[c]).astype(jnp.int32) << p)
+                found = _has_line(_colour_board(new, c)).astype(jnp.int32)
+                owned_lines = owned_lines | (found << p)
         owned_lines = _solid(owned_lines)
         has_line = ((owned_lines >> jnp.arange(self.players)) & 1) != 0
         owners = jnp.sum(has_line)
@@ -282,10 +298,7 @@ class CageEnv:
     def _key(words: list[jax.Array], player: jax.Array, forbid: jax.Array) -> jax.Array:
         """The repetition key, exactly: the board as three bit planes of colour + 1 (24 bits
         each), the player to move and the forbidden turn (0..6) in the first word's top bits."""
-        w = words
-        low = w[0] | w[2] | w[4]  # colours 1, 3, 5 (colour + 1 odd)
-        mid = w[1] | w[2] | w[5]  # 2, 3, 6
-        high = w[3] | w[4] | w[5]  # 4, 5, 6
+        low, mid, high = words[:PLANES]
         top = (player.astype(_U32) << 24) | (forbid.astype(_U32) << 27)
         return jnp.stack([_solid(low | top), _solid(mid), _solid(high)])
 
@@ -293,9 +306,9 @@ class CageEnv:
 def cells(state: CageJaxState) -> jax.Array:
     """The engine's board, ``int8[..., 24]``: colour + 1 per cell ``8*z + r``, 0 = empty."""
     bits = jnp.arange(CELLS, dtype=_U32)
-    planes = (state.boards[..., :COLOURS, None] >> bits) & 1  # [..., 6, 24]
-    values = jnp.arange(1, COLOURS + 1, dtype=_U32)[:, None]
-    return jnp.sum(planes * values, axis=-2).astype(jnp.int8)
+    planes = (state.boards[..., :PLANES, None] >> bits) & 1  # [..., 3, 24]
+    weights = (_u32(1) << jnp.arange(PLANES, dtype=_U32))[:, None]
+    return jnp.sum(planes * weights, axis=-2).astype(jnp.int8)
 
 
 def random_legal_actions(key: jax.Array, mask: jax.Array) -> Any:
