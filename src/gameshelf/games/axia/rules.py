@@ -563,6 +563,8 @@ class AxiaState(State):
         self.hist.append(action)
         if self.chance:
             self._apply_chance(action)
+        elif self.phase == TURN:
+            self._apply_turn(action)
         elif self.phase == SCORE_PICK:
             card, slot = divmod(action - A.SCORE_PLACE, 6)
             self.slots[self.cur][slot] = card
@@ -574,10 +576,8 @@ class AxiaState(State):
             self._apply_mulligan(action - A.MULLIGAN)
         elif self.phase == PLACE:
             self._apply_place(action - A.PLACE)
-        elif self.phase == REFILL:
-            self._apply_refill(action - A.REFILL)
         else:
-            self._apply_turn(action)
+            self._apply_refill(action - A.REFILL)
         self._advance()
 
     def _apply_chance(self, action: int) -> None:
@@ -700,17 +700,25 @@ class AxiaState(State):
         plies = 0
         choice = rng.choice
         draw = rng.random
-        apply = self.apply_action
+        hist = self.hist
+        six = _uniform_cumulative(6)
         while plies < max_plies and self.phase != OVER:
             chance = self.chance
             if chance:
-                pool = self._chance_pool(chance[0][0])
-                n = len(pool)
-                cumulative = _uniform_cumulative(n)
-                index = bisect(cumulative, draw() * (cumulative[-1] + 0.0), 0, n - 1)
-                apply(sorted(pool)[index])
+                kind = chance[0][0]
+                if kind == C_ROLL:  # the faces 0..5, in order
+                    action = bisect(six, draw() * (six[-1] + 0.0), 0, 5)
+                else:
+                    pool = self._chance_pool(kind)
+                    n = len(pool)
+                    cumulative = _uniform_cumulative(n)
+                    index = bisect(cumulative, draw() * (cumulative[-1] + 0.0), 0, n - 1)
+                    action = sorted(pool)[index]
+                hist.append(action)  # apply_action, for a chance node
+                self._apply_chance(action)
+                self._advance()
             else:
-                apply(choice(self.legal_actions()))
+                self.apply_action(choice(self.legal_actions()))
             plies += 1
         return plies
 
