@@ -1,10 +1,11 @@
 """Solo calibration harness: two reference policies and the averages they reach.
 
 The rules page asks that the reconstructed point values put a strong player in the *Slayer* band
-(111-150) and a naive greedy player in *Novice* (81-110). These policies are stand-ins until the
-project's bots exist: ``greedy`` takes the move with the best immediate score (ties at random);
-``planner`` scores moves with a look-ahead heuristic (Scoring cards weighted by how close their
-lines are to activation, wounds, items kept). Run ``python -m gameshelf.games.axia.calibration``.
+(111-150) and a naive greedy player in *Novice* (81-110). These reference policies sit beside
+the project's bots (``scripts/axia_calibration.py`` measures both): ``greedy`` takes the move
+with the best immediate score (ties at random); ``planner`` scores moves with a look-ahead
+heuristic (Scoring cards weighted by how close their lines are to activation, wounds, items
+kept). Run ``python -m gameshelf.games.axia.calibration``.
 """
 
 from __future__ import annotations
