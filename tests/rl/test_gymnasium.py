@@ -105,3 +105,19 @@ def test_the_opponent_keyword_chooses_the_bot() -> None:
         games[opponent] = env.state.history()
     assert games["random"] != games["greedy"]
     assert all(type(bot).__name__ == "GreedyAgent" for bot in env.bots.values())
+
+
+def test_module_prefixed_id_works_in_a_fresh_interpreter() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gymnasium as gym\n"
+        "assert 'gameshelf.rl.gymnasium' not in sys.modules\n"
+        "env = gym.make('gameshelf.rl.gymnasium:gameshelf/Axiom-v0')\n"
+        "obs, info = env.reset(seed=1)\n"
+        "print(type(env.unwrapped).__name__, int(env.unwrapped.action_masks().sum()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["GameshelfEnv", "32"]  # Axiom's 32 first moves
