@@ -8,47 +8,25 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from sqlalchemy import create_engine, text
 
 from gameshelf.server import create_app
 from gameshelf.server.client import Lobby
+from gameshelf.server.threaded import ThreadedServer
 
 DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("GAMESHELF_TEST_POSTGRES_URL") else [])
 
 
-class RunningServer:
+class RunningServer(ThreadedServer):
     """uvicorn serving the app in a background thread."""
 
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
-        config = uvicorn.Config(
-            create_app(database_url, bot_workers=0),
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            ws_max_size=64 * 1024,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
+        super().__init__(create_app(database_url, bot_workers=0), ws_max_size=64 * 1024)
 
 
 def database_url(kind: str, tmp_path: Path) -> str:

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from gameshelf.server import create_app
 from gameshelf.server.app import static_dir
+from gameshelf.server.threaded import ThreadedServer
 
 from .browser import Browser
 
@@ -26,30 +24,12 @@ CHROMIUM = os.environ.get("GAMESHELF_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("GAMESHELF_CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
-class WebServer:
+class WebServer(ThreadedServer):
     """uvicorn serving the app (with the built table) in a background thread."""
 
     def __init__(self, database_url: str) -> None:
-        config = uvicorn.Config(
-            create_app(database_url, bot_workers=0),
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.database_url = database_url
+        super().__init__(create_app(database_url, bot_workers=0))
 
 
 def _require_build() -> None:
