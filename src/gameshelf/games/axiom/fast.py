@@ -14,6 +14,7 @@ each other, and :func:`.board.placement_problem` checks the tuple one rule by ru
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from .board import (
@@ -67,37 +68,63 @@ def packable(cells: Any) -> bool:
     return all(-LIMIT < x < LIMIT and -LIMIT < y < LIMIT and 1 <= z <= 12 for x, y, z in cells)
 
 
-# Target-cell entries of :func:`cube_ids` are ints: bits 0-5 the directions to neighbouring
-# cubes, 6-11 those of them that show a dome to the cell, 12-18 the lowest anchor code + 1,
-# 19 "on the table", 20-26 the second-lowest anchor code + 1 (0: none yet).
-_KEY = (1 << 20) - 1
-_GROUND = 1 << 19
+# The target cells: every empty cell on or above the table next to a cube has an entry, an int
+# kept up to date move by move (:func:`lift`, :func:`place`): bits 0-5 the directions to
+# neighbouring cubes, 6-11 those of them that show a dome to the cell, 12 "on the table".
+# A key adds the cell's anchor code + 1 from bit 13 (see :func:`_key`).
+_GROUND = 1 << 12
+_COUNT_KEY = (1 << 13) - 1
+"""The part of a key that decides how many dome sets fit (not the anchor)."""
+
+# Ranks follow packed-cell order, and the neighbours of a cell in ascending order lie x-, y-,
+# z-, z+, y+, x+ of it: the anchor (lowest-ranked neighbour) is the first of those present.
+_FIRST: tuple[int, ...] = tuple(
+    next((d for d in (1, 3, 5, 4, 2, 0) if touching >> d & 1), -1) for touching in range(64)
+)
 
 
-def _link_table() -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
-    """Per ``(dome mask, z class, rank)`` of a cube: one ``(packed offset, neighbour bits,
-    new entry, second anchor)`` per neighbour cell on or above the table (z class 0: the cube
-    is on the table, 1: one above it, 2: higher)."""
-    rows = []
-    for mask in range(64):
-        for zclass in range(3):
-            for rank in range(12):
-                row = []
-                for e in range(6):
-                    if zclass == 0 and e == 5:
-                        continue
-                    back = 1 << (e ^ 1)
-                    bits = back | (back << 6 if mask >> e & 1 else 0)
-                    ground = (zclass == 0 and e < 4) or (zclass == 1 and e == 5)
-                    code = rank * 6 + e + 1
-                    row.append((STEP[e], bits, bits | code << 12 | ground << 19, code << 20))
-                rows.append(tuple(row))
-    return tuple(rows)
+def build_entries(cubes: Packed) -> dict[int, int]:
+    """The entries of every target cell of ``cubes`` (see above)."""
+    entries: dict[int, int] = {}
+    for cell, value in cubes.items():
+        place(cubes, entries, cell, value)
+    return entries
 
 
-_LINKS = _link_table()
-_COUNT_KEY = 4095 | _GROUND
-"""The part of an entry that decides how many dome sets fit (not the anchor)."""
+def place(cubes: Packed, entries: dict[int, int], cell: int, value: int) -> None:
+    """Update ``entries`` for a cube ``value`` now in ``cubes`` at ``cell``."""
+    entries.pop(cell, None)
+    for e in range(6):
+        t = cell + STEP[e]
+        if not t & ZMASK or t in cubes:
+            continue
+        back = 1 << (e ^ 1)  # from t to the cube
+        old = entries.get(t)
+        if old is None:
+            old = _GROUND if t & ZMASK == 1 else 0
+        entries[t] = old | back | (back << 6 if value >> e & 1 else 0)
+
+
+def lift(cubes: Packed, entries: dict[int, int], cell: int) -> None:
+    """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
+    entry = 0
+    for e in range(6):
+        t = cell + STEP[e]
+        value = cubes.get(t)
+        if value is not None:
+            entry |= 1 << e | (1 << e << 6 if value >> (e ^ 1) & 1 else 0)
+            continue
+        old = entries.get(t)
+        if old is not None:
+            back = 1 << (e ^ 1)
+            old &= ~(back | back << 6)
+            if old & 63:
+                entries[t] = old
+            else:
+                del entries[t]
+    if entry:
+        entries[cell] = entry | (_GROUND if cell & ZMASK == 1 else 0)
+
 
 Offsets = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -111,7 +138,7 @@ class _Tables:
 
         class Rels(dict[int, Offsets]):
             def __missing__(self, key: int) -> Offsets:
-                code = (key >> 12 & 127) - 1
+                code = (key >> 13) - 1
                 fits = outer.fits(key)
                 self[key] = found = _offsets(fits, code) if code >= 0 else ((), ())
                 return found
@@ -123,11 +150,28 @@ class _Tables:
                 return found
 
         self.rels: dict[int, Offsets] = Rels()
-        """Entry (``& _KEY``) → id offsets ``code * WIDTH + placement`` of one- and two-domed
-        cubes that fit there."""
+        """Key → id offsets ``code * WIDTH + placement`` of one- and two-domed cubes that fit
+        a target cell with that key."""
+
+        class Ids(dict[int, tuple[int, ...]]):
+            def __init__(self, row: int, side: int) -> None:
+                super().__init__()
+                self.row, self.side = row, side
+
+            def __missing__(self, key: int) -> tuple[int, ...]:
+                if len(self) > 100_000:
+                    self.clear()  # a bound on memory (a few thousand entries are typical)
+                row = self.row
+                self[key] = found = tuple([row + x for x in outer.rels[key][self.side]])
+                return found
+
+        self.ids: list[dict[int, tuple[int, ...]]] = [
+            Ids(SCEPTRE_ACTIONS + rank * 72 * WIDTH, side) for rank in range(12) for side in (0, 1)
+        ]
+        """Per ``rank * 2 + domes - 1`` of the lifted cube: key → the ids of its moves to a
+        target cell with that key."""
         self.counts: dict[int, int] = Counts()
-        """Entry (``& _COUNT_KEY``) → how many dome sets fit, one-domed + two-domed << 16
-        (an occupied cell's -1 gives 0)."""
+        """Key (``& _COUNT_KEY``) → how many dome sets fit, one-domed + two-domed << 16."""
 
     def fits(self, key: int) -> Any:
         return _fits_by_domes(self.opts, key & 63, key >> 6 & 63, bool(key & _GROUND))
@@ -170,9 +214,12 @@ def sceptre_ids(
             continue
         other_air = {c + step[d] for i, (_, c, d) in enumerate(sceptres) if i != index}
         found: set[int] = set()
+        # (face, heading) states of long walks, shared by the four headings: from a state
+        # reached before, a walk goes on exactly as it did then
+        seen: set[int] = set()
         for heading in PERPENDICULAR[n0]:
             p, n, h = p0, n0, heading
-            seen: set[int] = set()
+            steps = 0
             while True:
                 ahead = p + step[h]
                 if not ahead & ZMASK:
@@ -191,10 +238,15 @@ def sceptre_ids(
                 air = p + step[n]
                 if not air & ZMASK or air in cubes or air in other_air or (p == p0 and n == n0):
                     break
-                key = p << 6 | n << 3 | h
-                if key in seen:
-                    break
-                seen.add(key)
+                steps += 1
+                if steps > 12:
+                    # a path that runs on goes round in a loop: stop when (face, heading)
+                    # repeats (walks are short: the faces of the first 12 steps are found
+                    # again on the loop, so checking from here on finds the same faces)
+                    key = p << 6 | n << 3 | h
+                    if key in seen:
+                        break
+                    seen.add(key)
                 found.add(p << 3 | n)
         if diagonal:
             squeeze = squeeze_mode == "all_planes" or (squeeze_mode == "top_only" and n0 == ZP)
@@ -236,144 +288,117 @@ Source = tuple[int, int, int]
 """A movable cube: ``(packed cell, rank, number of domes)``."""
 
 
-def targets(
+def movable(
     cubes: Packed, cells: list[int], sceptres: list[PSceptre], color: int
-) -> tuple[dict[int, int], list[Source]]:
-    """Entries of the cells next to cubes (see ``_KEY``; -1: a cube or an air cell) and the
-    cubes ``color`` may lift, in rank order."""
-    info: dict[int, int] = dict.fromkeys(cubes, -1)
+) -> tuple[list[Source], set[int]]:
+    """The cubes ``color`` may lift, in rank order, and the sceptres' air cells."""
+    air = set()
     holders = set()
     for _, c, d in sceptres:
         holders.add(c)
-        info[c + STEP[d]] = -1
-    links = _LINKS
-    get = info.get
-    sources: list[Source] = []
+        air.add(c + STEP[d])
+    sources = []
     for rank, cell in enumerate(cells):
         value = cubes[cell]
-        z = cell & ZMASK
-        for off, bits, new, second in links[
-            (value & 63) * 36 + (0 if z == 1 else 12 if z == 2 else 24) + rank
-        ]:
-            t = cell + off
-            entry = get(t, 0)
-            if entry > 0:
-                info[t] = entry | bits if entry >> 20 else entry | bits | second
-            elif not entry:
-                info[t] = new
         if value >> 6 == color and cell + 1 not in cubes and cell not in holders:
             mask = value & 63
             sources.append((cell, rank, 2 if mask & (mask - 1) else 1))
-    return info, sources
+    return sources, air
 
 
-def _without(entry: int, rank: int, e: int) -> int:
-    """The entry of a target cell reached in direction ``e`` from the cube of rank ``rank``,
-    with that cube lifted (``& _KEY``)."""
-    if ((entry >> 12 & 127) - 1) // 6 == rank:
-        # the lifted cube was the anchor: the second-lowest code takes its place
-        entry = entry & ~(127 << 12) | (entry >> 20 & 127) << 12
-    gone = 1 << (e ^ 1)  # the lifted cube, seen from the target
-    return entry & _KEY & ~(gone | gone << 6)
+def _key(t: int, entry: int, rank: dict[int, int]) -> int:
+    """The key of target cell ``t``: its entry and anchor code + 1 (0: no neighbour)."""
+    d = _FIRST[entry & 63]
+    if d < 0:
+        return entry
+    return entry | (rank[t + STEP[d]] * 6 + (d ^ 1) + 1) << 13
+
+
+def _without(t: int, entry: int, e: int, rank: dict[int, int]) -> int:
+    """The key of target cell ``t``, reached in direction ``e`` from a lifted cube."""
+    gone = 1 << (e ^ 1)  # the lifted cube, seen from t
+    return _key(t, entry & ~(gone | gone << 6), rank)
+
+
+_DIRECTION = {offset: e for e, offset in enumerate(STEP)}
 
 
 def cube_ids(
     opts: RuleOptions,
     cubes: Packed,
-    cells: list[int],
-    sceptres: list[PSceptre],
-    color: int,
+    entries: dict[int, int],
+    rank: dict[int, int],
+    sources: list[Source],
+    air: set[int],
 ) -> list[int]:
-    """Cube-move ids of ``color``, unsorted: :func:`.board.cube_move_ids` on packed cells.
+    """Cube-move ids of the ``sources`` (see :func:`movable`), unsorted: the moves of
+    :func:`.board.cube_move_ids` on packed cells.
 
-    ``cells`` are the packed cells in ascending order (their index is the cube's rank).
+    The ids of a (lifted cube, target key) pair are memoised; every lifted cube of one kind
+    shares the keys of the target cells not next to any lifted cube, and only the cells next
+    to it are keyed again without it.
     """
-    info, sources = targets(cubes, cells, sceptres, color)
     if not sources:
         return []
-    rels = tables(opts).rels
-    one: list[int] = []
-    two: list[int] = []
-    flat = (one, one, two)
-    spans: dict[int, tuple[int, int, int, int, int]] = {}
-    beside: set[int] = set()
-    for source, _, _ in sources:
-        beside.update(
-            (
-                source + STEP[0],
-                source + STEP[1],
-                source + STEP[2],
-                source + STEP[3],
-                source + 1,
-                source - 1,
-            )
-        )
-    for t, entry in info.items():
-        if entry < 0:
+    by_row = tables(opts).ids
+    beside = {source + offset for source, _, _ in sources for offset in STEP}
+    far = []
+    near = []
+    for t, entry in entries.items():
+        if t in air:
             continue
-        rel = rels[entry & _KEY]
         if t in beside:
-            a1, a2 = len(one), len(two)
-            one += rel[0]
-            two += rel[1]
-            spans[t] = (0, a1, len(one), a2, len(two))
+            near.append((t, entry))
         else:
-            one += rel[0]
-            two += rel[1]
+            far.append(_key(t, entry, rank))
+    direction = _DIRECTION.get
     ids: list[int] = []
-    for source, rank, domes in sources:
-        row = SCEPTRE_ACTIONS + rank * 72 * WIDTH
-        mine: list[int] = []
-        cuts: list[tuple[int, int]] = []
-        for e in range(6):
-            t = source + STEP[e]
-            span = spans.get(t)
-            if span is None:
-                continue  # occupied, an air cell, or under the table
-            cuts.append((span[2 * domes - 1], span[2 * domes]))
-            offsets = rels[_without(info[t], rank, e)][domes - 1]
-            if offsets:
-                mine.extend([row + offset for offset in offsets])
-        rest = flat[domes]
-        cuts.sort()
-        at = 0
-        for begin, end in cuts:
-            if begin > at:
-                mine.extend([row + x for x in rest[at:begin]])
-            at = end
-        mine.extend([row + x for x in rest[at:]])
-        ids.extend(mine)
+    for source, r, domes in sources:
+        table = by_row[r * 2 + domes - 1]
+        ids += chain.from_iterable([table[key] for key in far])
+        for t, entry in near:
+            e = direction(t - source)
+            ids += table[_key(t, entry, rank) if e is None else _without(t, entry, e, rank)]
     return ids
 
 
-def cube_counts(opts: RuleOptions, info: dict[int, int], sources: list[Source]) -> list[int]:
+def cube_counts(
+    opts: RuleOptions, entries: dict[int, int], sources: list[Source], air: set[int]
+) -> list[int]:
     """How many cube moves each source has (what :func:`cube_ids` would list for it)."""
     counts = tables(opts).counts
-    total = sum([counts[entry & _COUNT_KEY] for entry in info.values()])
+    total = sum([counts[entry] for entry in entries.values()])
+    total -= sum([counts[entries[t]] for t in air if t in entries])
     found = []
-    get = info.get
-    for source, rank, domes in sources:
+    get = entries.get
+    for source, _, domes in sources:
         c = total
         for e in range(6):
-            entry = get(source + STEP[e], -1)
-            if entry >= 0:
-                c += counts[_without(entry, rank, e) & _COUNT_KEY] - counts[entry & _COUNT_KEY]
+            t = source + STEP[e]
+            entry = get(t)
+            if entry is not None and t not in air:
+                gone = 1 << (e ^ 1)
+                c += counts[entry & ~(gone | gone << 6)] - counts[entry]
         found.append(c & 0xFFFF if domes == 1 else c >> 16)
     return found
 
 
-def cube_offsets(opts: RuleOptions, info: dict[int, int], source: Source) -> list[int]:
-    """The cube moves of one source as ascending id offsets from its row
-    (``SCEPTRE_ACTIONS + rank * 72 * WIDTH``): ``code * WIDTH + placement``."""
-    rels = tables(opts).rels
-    cell, rank, domes = source
+def source_ids(
+    opts: RuleOptions,
+    entries: dict[int, int],
+    rank: dict[int, int],
+    source: Source,
+    air: set[int],
+) -> list[int]:
+    """The ids of one lifted cube's moves, ascending (:func:`cube_ids` for one source)."""
+    cell, r, domes = source
+    table = tables(opts).ids[r * 2 + domes - 1]
     near = {cell + STEP[e]: e for e in range(6)}
-    side = domes - 1
     found: list[int] = []
-    for t, entry in info.items():
-        if entry < 0:
+    for t, entry in entries.items():
+        if t in air:
             continue
         e = near.get(t)
-        found += rels[entry & _KEY if e is None else _without(entry, rank, e)][side]
+        found += table[_key(t, entry, rank) if e is None else _without(t, entry, e, rank)]
     found.sort()
     return found

@@ -52,14 +52,17 @@ from .fast import (
     ZMASK,
     Packed,
     PSceptre,
+    build_entries,
     cube_counts,
     cube_ids,
-    cube_offsets,
+    lift,
+    movable,
     pack,
     packable,
+    place,
     sceptre_ids,
+    source_ids,
     supports,
-    targets,
     unpack,
 )
 from .geometry import (
@@ -365,10 +368,12 @@ class AxiomState(State):
         self._pcubes: Packed = {}
         self._psceptres: list[PSceptre] = []
         self._pcells: list[int] = []
+        self._pentries: dict[int, int] = {}
         if self._fast:
             self._pcubes = {pack(cell): value for cell, value in cubes.items()}
             self._psceptres = [(s, pack(cell), d) for s, cell, d in sceptres]
             self._pcells = sorted(self._pcubes)
+            self._pentries = build_entries(self._pcubes)
         # repetition counts by key (see _rep_key) and, for a loaded position, by digest
         self._seen_keys: dict[RepKey, int] = {self._rep_key(): 1}
         self._seen_hex: dict[str, int] = {}
@@ -468,7 +473,8 @@ class AxiomState(State):
             pcubes, pcells, psceptres = self._pcubes, self._pcells, self._psceptres
             prank = {cell: index for index, cell in enumerate(pcells)}
             ids, risky = sceptre_ids(opts, pcubes, psceptres, self.to_move, prank)
-            ids += cube_ids(opts, pcubes, pcells, psceptres, self.to_move)
+            sources, air = movable(pcubes, pcells, psceptres, self.to_move)
+            ids += cube_ids(opts, pcubes, self._pentries, prank, sources, air)
             if risky and not ids:
                 ids = risky
             ids.sort()
@@ -585,6 +591,7 @@ class AxiomState(State):
                 and all(c != source for _, c, _ in psceptres)
             ):
                 del pcubes[source]
+                lift(pcubes, self._pentries, source)
                 del self.cubes[unpack(source)]
                 self._pcells = sorted(pcubes)
             if 1 - mover in holders:
@@ -598,7 +605,9 @@ class AxiomState(State):
             source = cells[source_rank]
             target = cells[anchor] + STEP[anchor_dir]
             value = pcubes.pop(source)
+            lift(pcubes, self._pentries, source)
             pcubes[target] = value = (value & ~63) | PLACEMENTS[placement]
+            place(pcubes, self._pentries, target, value)
             del self.cubes[unpack(source)]
             self.cubes[unpack(target)] = value
             self._pcells = sorted(pcubes)
@@ -664,6 +673,7 @@ class AxiomState(State):
         copy._pcubes = dict(self._pcubes)
         copy._psceptres = list(self._psceptres)
         copy._pcells = self._pcells  # replaced, never changed in place
+        copy._pentries = dict(self._pentries)
         # the repetition counts and the history are shared until one side moves (copy on write)
         copy._seen_keys = self._seen_keys
         copy._seen_hex = self._seen_hex
@@ -698,6 +708,7 @@ class AxiomState(State):
             self._owned = True
         opts = self.game.options
         pcubes, psceptres, history = self._pcubes, self._psceptres, self._history
+        entries = self._pentries
         seen, seen_hex = self._seen_keys, self._seen_hex
         repetition, ply_cap = opts.repetition_draw, opts.max_plies
         randrange = rng.randrange
@@ -708,8 +719,8 @@ class AxiomState(State):
         outcome = None
         while plies < max_plies:
             ids, risky = sceptre_ids(opts, pcubes, psceptres, me, prank)
-            info, sources = targets(pcubes, cells, psceptres, me)
-            counts = cube_counts(opts, info, sources) if sources else []
+            sources, air = movable(pcubes, cells, psceptres, me)
+            counts = cube_counts(opts, entries, sources, air) if sources else []
             total = len(ids) + sum(counts)
             if not total:
                 if not risky:
@@ -730,6 +741,7 @@ class AxiomState(State):
                     and all(c != source for _, c, _ in psceptres)
                 ):
                     del pcubes[source]
+                    lift(pcubes, entries, source)
                     cells = sorted(pcubes)
                     prank = {cell: index for index, cell in enumerate(cells)}
                 if 1 - me in holders:
@@ -743,12 +755,14 @@ class AxiomState(State):
                     pick -= counts[at]
                     at += 1
                 chosen = sources[at]
-                offset = cube_offsets(opts, info, chosen)[pick]
-                action = SCEPTRE_ACTIONS + chosen[1] * 72 * WIDTH + offset
-                code, placement = divmod(offset, WIDTH)
+                action = source_ids(opts, entries, prank, chosen, air)[pick]
+                code, placement = divmod(action - SCEPTRE_ACTIONS, WIDTH)
+                code %= 72
                 value = pcubes.pop(chosen[0])
+                lift(pcubes, entries, chosen[0])
                 target = cells[code // 6] + STEP[code % 6]
-                pcubes[target] = (value & ~63) | PLACEMENTS[placement]
+                pcubes[target] = value = (value & ~63) | PLACEMENTS[placement]
+                place(pcubes, entries, target, value)
                 cells = sorted(pcubes)
                 prank = {cell: index for index, cell in enumerate(cells)}
             history.append(action)
