@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from array import array
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -162,11 +163,12 @@ def _digest(cubes: Cubes, sceptres: list[Sceptre], to_move: int) -> str:
 
 
 RepKey = Any
-"""A repetition key: a :func:`_digest` string (tuple path) or a :func:`_packed_key` tuple."""
+"""A repetition key: a :func:`_digest` string (tuple path) or :func:`_packed_key` bytes."""
 
 
 def _packed_key(cubes: Packed, cells: list[int], sceptres: list[PSceptre], to_move: int) -> RepKey:
-    """The repetition key of a fast state: :func:`_digest`'s content as ints, unhashed.
+    """The repetition key of a fast state: :func:`_digest`'s content as 64-bit ints, unhashed
+    (bytes: compact to keep, exact to compare).
 
     ``cells`` are the packed cells in ascending order. :func:`_key_digest` turns it into the
     digest of the same position.
@@ -176,26 +178,27 @@ def _packed_key(cubes: Packed, cells: list[int], sceptres: list[PSceptre], to_mo
         shift = (cells[0] >> XSHIFT << XSHIFT) + (my << YSHIFT)
     else:
         shift = BIAS
-    return (
-        to_move,
-        tuple([(c - shift) << 8 | cubes[c] for c in cells]),
-        tuple(sorted([s << 60 | (c - shift) << 3 | d for s, c, d in sceptres])),
-    )
+    codes = [to_move, len(cells)]
+    codes += [(c - shift) << 8 | cubes[c] for c in cells]
+    codes += sorted([s << 60 | (c - shift) << 3 | d for s, c, d in sceptres])
+    return array("q", codes).tobytes()
 
 
 def _key_digest(key: RepKey) -> str:
     """The :func:`_digest` string of a repetition key."""
     if isinstance(key, str):
         return key
-    to_move, cubes, sceptres = key
+    codes = array("q")
+    codes.frombytes(key)
+    to_move, count = codes[0], codes[1]
 
     def cell(code: int) -> tuple[int, int, int]:
         return (code >> XSHIFT, code >> YSHIFT & YMASK, code & ZMASK)
 
     content = (
         to_move,
-        [(*cell(c >> 8), c & 255) for c in cubes],
-        [(s >> 60, *cell(s >> 3 & ((1 << 57) - 1)), s & 7) for s in sceptres],
+        [(*cell(c >> 8), c & 255) for c in codes[2 : 2 + count]],
+        [(s >> 60, *cell(s >> 3 & ((1 << 57) - 1)), s & 7) for s in codes[2 + count :]],
     )
     return hashlib.blake2b(repr(content).encode(), digest_size=8).hexdigest()
 
