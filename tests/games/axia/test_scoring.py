@@ -219,3 +219,30 @@ def test_solo_returns_score_and_rank_in_score_sheet() -> None:
     assert data["players"][0]["rank"] == "Apprentice" and data["final"]
     table = format_score_sheet(s)
     assert "TOTAL" in table and "rank" in table and "Apprentice" in table
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_totals_agree_with_the_itemised_sheet_all_game_long(players: int) -> None:
+    import random
+
+    from gameshelf.core.registry import load
+
+    rng = random.Random(players)
+    checked = 0
+    for _ in range(6):
+        state = load(f"axia(players={players})").new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(
+                state.sample_chance(rng)
+                if state.is_chance_node()
+                else rng.choice(state.legal_actions())
+            )
+            if rng.random() < 0.1 or state.is_terminal():
+                for p in range(players):
+                    sheet = state.score_sheet(p)
+                    want = (sheet["total"], sheet["defeated"], sheet["defeated_rakya"])
+                    assert state.ranking_key(p) == want
+                    checked += 1
+        if players == 1:
+            assert state.returns() == [float(state.score_sheet(0)["total"])]
+    assert checked >= 6 * players * 5  # a few checks per seat and game, the final one included

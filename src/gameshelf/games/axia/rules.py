@@ -22,7 +22,7 @@ from gameshelf.core.spec import GameSpec
 
 from . import actions as A
 from .cards import ITEM_EFFECTS, REGIONS, TEMPLE, CardSet, load_cards
-from .scoring import DEFEATED, WOUNDED, Tables, score_breakdown, solo_rank
+from .scoring import DEFEATED, WOUNDED, Tables, score_breakdown, score_totals, solo_rank
 
 ROUNDS = 8
 
@@ -732,8 +732,10 @@ class AxiaState(State):
 
     def ranking_key(self, p: int) -> tuple[int, int, int]:
         """(score, defeated beasts, defeated Rakya): the rulebook's order of tie-breakers."""
-        sheet = self.score_sheet(p)
-        return sheet["total"], sheet["defeated"], sheet["defeated_rakya"]
+        g = self.game
+        return score_totals(
+            g.cards, g.tables, self.spc[p], self.marks[p], self.slots[p], self.items[p]
+        )
 
     def returns(self) -> list[float]:
         """Solo: the final score. Otherwise 1 for each winner after tie-breakers, 0 for others."""
@@ -741,7 +743,7 @@ class AxiaState(State):
             return [0.0] * self.game.n
         if self._returns is None:
             if self.game.n == 1:
-                self._returns = [float(min(self.score_sheet(0)["total"], 1000))]
+                self._returns = [float(min(self.ranking_key(0)[0], 1000))]
             else:
                 keys = [self.ranking_key(p) for p in range(self.game.n)]
                 best = max(keys)

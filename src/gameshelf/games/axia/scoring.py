@@ -137,6 +137,40 @@ def beast_points(tables: Tables, spc: Sequence[int], marks: Sequence[int]) -> di
     return out
 
 
+def score_totals(
+    cards: CardSet,
+    tables: Tables,
+    spc: Sequence[int],
+    marks: Sequence[int],
+    slots: Sequence[int],
+    items: Sequence[int],
+) -> tuple[int, int, int]:
+    """(total, defeated beasts, defeated Rakya) of one player: :func:`score_breakdown`'s numbers
+    without the itemised sheet, for search, which asks for them at every playout's end."""
+    total = 0
+    for slot in range(6):
+        if slots[slot] >= 0 and slot_active(slot, spc, marks):
+            card = cards.scoring[slots[slot]]
+            crit = card.row if slot < 3 else card.column
+            total += crit.points * criterion_count(tables, crit, slot, spc, marks)
+    total += sum(beast_points(tables, spc, marks).values())
+    counts = [0] * len(ACOLYTES)
+    defeated = rakya = 0
+    for s in range(36):
+        g = spc[s]
+        if g < 0 or marks[s] != DEFEATED:
+            continue
+        defeated += 1
+        beast = tables.beast[g]
+        if beast == "rakya":
+            rakya += 1
+        elif beast in ACOLYTES:
+            counts[ACOLYTES.index(beast)] += 1
+    total += sum(ACOLYTE_SET_POINTS[size] for size in acolyte_sets(counts))
+    total += sum(cards.items[i].vp for i in items)
+    return total, defeated, rakya
+
+
 def score_breakdown(
     cards: CardSet,
     tables: Tables,
