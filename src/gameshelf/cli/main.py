@@ -257,8 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument("--cards", metavar="FILE", help="a card file of your own, checked first")
     cards.set_defaults(func=cmd_cards)
 
-    bench = sub.add_parser("bench", help="side-by-side speed benchmarks (--quick, --json FILE)",
-                           add_help=False)
+    bench = sub.add_parser(
+        "bench", help="side-by-side speed benchmarks (--quick, --json FILE)", add_help=False
+    )
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     bench.set_defaults(func=cmd_bench)
 
