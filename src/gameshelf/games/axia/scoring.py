@@ -137,6 +137,25 @@ def beast_points(tables: Tables, spc: Sequence[int], marks: Sequence[int]) -> di
     return out
 
 
+def defeated_tallies(
+    tables: Tables, spc: Sequence[int], marks: Sequence[int]
+) -> tuple[int, int, list[int]]:
+    """(defeated beasts, defeated Rakya, defeated Acolytes per type) of one territory."""
+    counts = [0] * len(ACOLYTES)
+    defeated = rakya = 0
+    for s in range(36):
+        g = spc[s]
+        if g < 0 or marks[s] != DEFEATED:
+            continue
+        defeated += 1
+        beast = tables.beast[g]
+        if beast == "rakya":
+            rakya += 1
+        elif beast in ACOLYTES:
+            counts[ACOLYTES.index(beast)] += 1
+    return defeated, rakya, counts
+
+
 def score_totals(
     cards: CardSet,
     tables: Tables,
@@ -154,18 +173,7 @@ def score_totals(
             crit = card.row if slot < 3 else card.column
             total += crit.points * criterion_count(tables, crit, slot, spc, marks)
     total += sum(beast_points(tables, spc, marks).values())
-    counts = [0] * len(ACOLYTES)
-    defeated = rakya = 0
-    for s in range(36):
-        g = spc[s]
-        if g < 0 or marks[s] != DEFEATED:
-            continue
-        defeated += 1
-        beast = tables.beast[g]
-        if beast == "rakya":
-            rakya += 1
-        elif beast in ACOLYTES:
-            counts[ACOLYTES.index(beast)] += 1
+    defeated, rakya, counts = defeated_tallies(tables, spc, marks)
     total += sum(ACOLYTE_SET_POINTS[size] for size in acolyte_sets(counts))
     total += sum(cards.items[i].vp for i in items)
     return total, defeated, rakya
@@ -199,17 +207,7 @@ def score_breakdown(
             }
         )
     beasts = beast_points(tables, spc, marks)
-    counts = [0] * len(ACOLYTES)
-    defeated = 0
-    rakya = 0
-    for s in range(36):
-        g = spc[s]
-        if g < 0 or marks[s] != DEFEATED:
-            continue
-        defeated += 1
-        rakya += int(tables.beast[g] == "rakya")
-        if tables.beast[g] in ACOLYTES:
-            counts[ACOLYTES.index(tables.beast[g])] += 1
+    defeated, rakya, counts = defeated_tallies(tables, spc, marks)
     sets = acolyte_sets(counts)
     acolyte_points = sum(ACOLYTE_SET_POINTS[size] for size in sets)
     item_points = sum(cards.items[i].vp for i in items)
