@@ -203,6 +203,40 @@ def _key_digest(key: RepKey) -> str:
     return hashlib.blake2b(repr(content).encode(), digest_size=8).hexdigest()
 
 
+def _move_sceptre(
+    pcubes: Packed,
+    entries: dict[int, int],
+    psceptres: list[PSceptre],
+    mover: int,
+    source: int,
+    target: int,
+    face: int,
+) -> tuple[int, bool, tuple[int, str] | None]:
+    """Move ``mover``'s sceptre from ``source`` to ``target`` on the packed board (shared by
+    :meth:`AxiomState._apply_fast` and :meth:`AxiomState.random_rollout`).
+
+    Returns the sceptre's index, whether the enemy cube it left was lifted (uncovered and no
+    longer holding a sceptre), and the capture / self-capture outcome, if any.
+    """
+    index = next(i for i, (s, c, _) in enumerate(psceptres) if s == mover and c == source)
+    psceptres[index] = (mover, target, face)
+    holders = [s for i, (s, c, _) in enumerate(psceptres) if c == target and i != index]
+    lifted = (
+        pcubes[source] >> 6 != mover
+        and pcubes[target] >> 6 == mover
+        and source + 1 not in pcubes
+        and all(c != source for _, c, _ in psceptres)
+    )
+    if lifted:
+        del pcubes[source]
+        lift(pcubes, entries, source)
+    if 1 - mover in holders:
+        return index, lifted, (mover, "capture")
+    if mover in holders:
+        return index, lifted, (1 - mover, "self-capture")
+    return index, lifted, None
+
+
 class AxiomGame(Game):
     """Axiom with its options fixed (built by the registry from a game string)."""
 
@@ -582,25 +616,13 @@ class AxiomState(State):
         mover = self.to_move
         if action < SCEPTRE_ACTIONS:
             source, target, face = cells[action // 72], cells[action // 6 % 12], action % 6
-            psceptres = self._psceptres
-            index = next(i for i, (s, c, _) in enumerate(psceptres) if s == mover and c == source)
-            psceptres[index] = (mover, target, face)
+            index, lifted, self.outcome = _move_sceptre(
+                pcubes, self._pentries, self._psceptres, mover, source, target, face
+            )
             self.sceptres[index] = (mover, unpack(target), face)
-            holders = [s for i, (s, c, _) in enumerate(psceptres) if c == target and i != index]
-            if (
-                pcubes[source] >> 6 != mover
-                and pcubes[target] >> 6 == mover
-                and source + 1 not in pcubes
-                and all(c != source for _, c, _ in psceptres)
-            ):
-                del pcubes[source]
-                lift(pcubes, self._pentries, source)
+            if lifted:
                 del self.cubes[unpack(source)]
                 self._pcells = sorted(pcubes)
-            if 1 - mover in holders:
-                self.outcome = (mover, "capture")
-            elif mover in holders:
-                self.outcome = (1 - mover, "self-capture")
         else:
             rest, placement = divmod(action - SCEPTRE_ACTIONS, WIDTH)
             rest, anchor_dir = divmod(rest, 6)
@@ -734,23 +756,12 @@ class AxiomState(State):
                 ids.sort()
                 action = ids[pick]
                 source, target, face = cells[action // 72], cells[action // 6 % 12], action % 6
-                index = next(i for i, (s, c, _) in enumerate(psceptres) if s == me and c == source)
-                psceptres[index] = (me, target, face)
-                holders = [s for i, (s, c, _) in enumerate(psceptres) if c == target and i != index]
-                if (
-                    pcubes[source] >> 6 != me
-                    and pcubes[target] >> 6 == me
-                    and source + 1 not in pcubes
-                    and all(c != source for _, c, _ in psceptres)
-                ):
-                    del pcubes[source]
-                    lift(pcubes, entries, source)
+                _, lifted, outcome = _move_sceptre(
+                    pcubes, entries, psceptres, me, source, target, face
+                )
+                if lifted:
                     cells = sorted(pcubes)
                     prank = {cell: index for index, cell in enumerate(cells)}
-                if 1 - me in holders:
-                    outcome = (me, "capture")
-                elif me in holders:
-                    outcome = (1 - me, "self-capture")
             else:
                 pick -= len(ids)
                 at = 0
