@@ -36,6 +36,7 @@ from .board import (
     SCEPTRE_ACTIONS,
     WIDTH,
     RuleOptions,
+    around,
     cube_move_ids,
     eliminable,
     placement_problem,
@@ -446,18 +447,8 @@ class AxiomState(State):
     def _anchor(self, source: Cell, target: Cell, rank: dict[Cell, int]) -> int:
         """``anchor_rank * 6 + anchor_dir`` of a cube move's target cell (-1: no neighbour)."""
         best = -1
-        x, y, z = target
         get = rank.get
-        for d, q in enumerate(
-            (
-                (x + 1, y, z),
-                (x - 1, y, z),
-                (x, y + 1, z),
-                (x, y - 1, z),
-                (x, y, z + 1),
-                (x, y, z - 1),
-            )
-        ):
+        for d, q in enumerate(around(target)):
             r = get(q)
             if r is not None and q != source:
                 code = r * 6 + (d ^ 1)
