@@ -18,6 +18,7 @@ import time
 from statistics import mean, pstdev
 
 from gameshelf.agents import make_agent
+from gameshelf.agents.base import AGENTS
 from gameshelf.core.registry import load
 from gameshelf.games.axia import calibration
 from gameshelf.games.axia.rules import AxiaState
@@ -91,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", help="a card file to measure instead of the packaged one")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args(argv)
+    policies = args.policies.split(",")
+    unknown = [p for p in policies if p not in REFERENCE and p not in AGENTS]
+    if unknown:
+        known = ", ".join(sorted({*REFERENCE, *AGENTS}))
+        parser.error(f"unknown policy {', '.join(unknown)}; known: {known}")
+    if args.games < 1 or args.bot_games < 1:
+        parser.error("--games and --bot-games must be at least 1")
     game_string = f"axia(players=1,cards={args.cards})" if args.cards else "axia(players=1)"
     load(game_string)  # a broken card file fails here, before any game
     lines = [
@@ -98,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         "| acolytes | items | rank of the mean |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for policy in args.policies.split(","):
+    for policy in policies:
         cheap = policy in REFERENCE or policy == "easy"
         rows = measure(policy, args.games if cheap else args.bot_games, game_string, args.seed)
         lines.append(table_row(policy, rows))

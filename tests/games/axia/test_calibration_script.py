@@ -51,3 +51,19 @@ def test_a_broken_card_file_is_refused_before_any_game(tmp_path: Path) -> None:
     broken.write_text(json.dumps(data))
     with pytest.raises(GameshelfError, match=r"items\.count"):
         _script().main(["--games", "1", "--policies", "greedy", "--cards", str(broken)])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--policies", "greedy,wizard"], "unknown policy wizard"),
+        (["--games", "0"], "at least 1"),
+    ],
+)
+def test_bad_arguments_are_named(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _script().main(argv)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
