@@ -39,24 +39,9 @@ def random_rollout_policy(state: State, rng: random.Random) -> int:
 def fast_rollout(state: State) -> Callable[[random.Random, int], int] | None:
     """The state's optional fast random rollout, or ``None`` when it has none.
 
-    Contract of ``state.random_rollout(rng: random.Random, max_plies: int) -> int``: it plays
-    uniformly random legal moves, and chance outcomes drawn with their probabilities, *in place*
-    on ``state`` for at most ``max_plies`` plies or until the game is over, and returns the
-    number of plies played. The states it reaches must be distributed exactly like those of the
-    generic loop of :meth:`MCTSAgent._leaf_value`::
-
-        while not state.is_terminal() and plies < max_plies:
-            if state.is_chance_node():
-                state.apply_action(state.sample_chance(rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            plies += 1
-
-    Implementations should consume ``rng`` exactly like that loop (``rng.choice`` over the
-    ascending ``legal_actions()`` list; a chance outcome drawn as ``sample_chance`` draws it),
-    so that one seed gives the same game both ways: ``tests/agents/test_fast_rollout.py``
-    checks every game that implements it, seed by seed. Anything a scratch copy does not need
-    (notation, view data, undo records) may be skipped, but the rules may not be.
+    The contract of ``random_rollout(rng, max_plies) -> int`` is in the docstring of
+    :class:`gameshelf.core.game.State`: the same positions, drawn from ``rng`` exactly as the
+    generic loop of :meth:`MCTSAgent._leaf_value` draws them, played in place.
     """
     method = getattr(state, "random_rollout", None)
     return method if callable(method) else None
