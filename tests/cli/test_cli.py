@@ -161,7 +161,7 @@ def test_terminal_play_to_the_end_between_two_humans() -> None:
     out = io.StringIO()
     _, read = scripted(["W0", "O1", "W0", "O1", "W0"])
     assert interactive(table, read, out, color=False) == 0  # type: ignore[arg-type]
-    assert "game over: player 0 wins" in out.getvalue()
+    assert "game over: player 1 wins" in out.getvalue()
 
 
 def test_colour_output_uses_ansi_and_plain_output_does_not(

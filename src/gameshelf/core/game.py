@@ -136,7 +136,8 @@ class State(ABC):
         """
         if player is not None and not self.is_terminal() and player != self.current_player():
             turn = self.describe_player(self.current_player())
-            raise NotYourTurn(f"player {player} cannot move: it is {turn}'s turn")
+            who = self.describe_player(player)
+            raise NotYourTurn(f"{who} cannot move: it is {turn}'s turn")
         action = self.move_to_action(move)
         played = Move(action, self.action_to_string(action))
         self.apply_action(action)
@@ -150,14 +151,18 @@ class State(ABC):
         return self.render(color=False)
 
     def describe_player(self, player: int) -> str:
-        """A readable name of a player id (including the special ids)."""
+        """A readable name of a player id (including the special ids), for people.
+
+        People count seats from 1: seat 0 is ``player 1``. Protocols, notation and records
+        keep the 0-based seat index; only words shown to people go through here.
+        """
         if player == CHANCE:
             return "chance"
         if player == TERMINAL:
             return "nobody (the game is over)"
         if player == SIMULTANEOUS:
             return "all players"
-        return f"player {player}"
+        return f"player {player + 1}"
 
     def sample_chance(self, rng: random.Random) -> int:
         """Draw a chance outcome with its probability (for drivers, not for the rules)."""
@@ -191,8 +196,8 @@ class State(ABC):
         if not winners:
             return "draw"
         if len(winners) == 1:
-            return f"player {winners[0]} wins"
-        return "shared win: players " + ", ".join(str(w) for w in winners)
+            return f"{self.describe_player(winners[0])} wins"
+        return "shared win: " + ", ".join(self.describe_player(w) for w in winners)
 
 
 class Game(ABC):

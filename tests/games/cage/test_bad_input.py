@@ -94,7 +94,7 @@ def test_non_text_moves_are_rejected() -> None:
 
 def test_a_move_by_the_wrong_player_is_not_your_turn() -> None:
     state = cage_state("cage")
-    with pytest.raises(NotYourTurn, match="player 1 cannot move"):
+    with pytest.raises(NotYourTurn, match="player 2 cannot move"):
         state.play("O0", player=1)
     state.play("W0", player=0)
     assert state.current_player() == 1

@@ -94,12 +94,12 @@ def render_state(state: CageState, color: bool = False) -> str:
     for player, colours in enumerate(config.colours):
         stock = " ".join(f"{COLOURS[c]}{state.left[c]}" for c in colours)
         arrow = "->" if player == state.player and not state.is_terminal() else "  "
-        lines.append(f"{arrow} player {player}: {stock}")
+        lines.append(f"{arrow} {state.describe_player(player)}: {stock}")
     lines.append(_last_move_line(state))
     lines.append(
         "result: " + state.result_text()
         if state.is_terminal()
-        else f"ply {state.ply}, player {state.player} to move"
+        else f"ply {state.ply}, {state.describe_player(state.player)} to move"
     )
     return "\n".join(lines)
 
