@@ -93,7 +93,7 @@ def _answer(table: SeatClient) -> dict[str, Any]:
 
 def test_hostile_messages_are_refused_cleanly(lobby: Lobby, server: RunningServer) -> None:
     match = lobby.create(
-        "cage(max_plies=100000,repetition_draw=0)", [{"kind": "human"}, {"kind": "human"}], seed=5
+        "cage(max_plies=2000,repetition_draw=0)", [{"kind": "human"}, {"kind": "human"}], seed=5
     )
     token = lobby.join(match["id"])["token"]
     other = lobby.join(match["id"])["token"]

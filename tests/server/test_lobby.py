@@ -17,7 +17,7 @@ def test_games_and_agents_are_listed(lobby: Lobby, server: RunningServer) -> Non
     assert "cage" in games
     options = {o["name"]: o for o in games["cage"]["options"]}
     assert options["simultaneous"]["choices"] == ["draw", "mover_priority", "shared"]
-    agents = httpx.get(f"{server.url}/api/agents").json()
+    agents = [a["name"] for a in httpx.get(f"{server.url}/api/agents").json()]
     assert "random" in agents and "greedy" in agents
     assert httpx.get(f"{server.url}/openapi.json").json()["info"]["title"] == "gameshelf"
 
@@ -32,6 +32,7 @@ def test_create_join_and_list_matches(lobby: Lobby) -> None:
         "kind": "human",
         "agent": None,
         "name": "ann",
+        "label": "ann",
         "taken": True,
     }
     assert match["id"] in [m["id"] for m in lobby.matches("open")]
@@ -50,7 +51,7 @@ def test_create_join_and_list_matches(lobby: Lobby) -> None:
         ({"game": "cage", "seats": [HUMAN]}, "request/invalid", "2 seats"),
         (
             {"game": "cage", "seats": [HUMAN, {"kind": "bot", "agent": "oracle"}]},
-            "request/invalid",
+            "agent/unknown",
             "unknown bot 'oracle'",
         ),
         ({"game": "cage", "seats": [HUMAN, {"kind": "alien"}]}, "request/invalid", "kind"),

@@ -161,15 +161,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         or os.environ.get("GAMESHELF_DATABASE_URL")
         or "sqlite:///gameshelf.sqlite3"
     )
-    app = create_app(url, bot_workers=args.bot_workers)
+    from gameshelf.server.guard import uvicorn_config
+    from gameshelf.server.settings import ServerSettings, parse_card_sets
+
+    settings = ServerSettings.from_arguments(args)
+    app = create_app(
+        url,
+        bot_workers=args.bot_workers,
+        settings=settings,
+        card_sets=parse_card_sets(args.card_set),
+    )
     host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(
         f"gameshelf server: http://{host}:{args.port}/  (API docs: /docs, database: {url})",
         flush=True,
     )
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024
-    )
+    uvicorn.Server(uvicorn_config(app, settings, args.host, args.port, args.log_level)).run()
     return 0
 
 
@@ -195,6 +202,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sys.modules["gameshelf_bench"] = module
     spec.loader.exec_module(module)
     return int(module.main(args.rest))
+
+
+def _add_server_limits(serve: argparse.ArgumentParser) -> None:
+    try:
+        from gameshelf.server.settings import ServerSettings
+    except ImportError:  # without the server extra, serve explains itself when run
+        return
+    ServerSettings.add_arguments(serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -250,6 +265,15 @@ def build_parser() -> argparse.ArgumentParser:
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
     )
+    serve.add_argument(
+        "--card-set",
+        dest="card_set",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="offer an AXIA card file to players as cards=NAME (repeatable; checked at start)",
+    )
+    _add_server_limits(serve)
     serve.set_defaults(func=cmd_serve)
 
     cards = sub.add_parser("cards", help="print a game's cards (axia)")

@@ -17,6 +17,7 @@ from .errors import InvalidGameString, InvalidOption
 _NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
 _GAME_STRING_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
+_ASCII_INT_RE = re.compile(r"[+-]?[0-9]{1,18}")
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 
@@ -39,6 +40,8 @@ class OptionSpec:
     parser: Callable[[str], Any] | None = field(default=None, compare=False)
     formatter: Callable[[Any], str] | None = field(default=None, compare=False)
     allowed: str = ""
+    names_file: bool = False
+    """The value may name a file on this machine: never taken from an untrusted client as is."""
 
     def describe_allowed(self) -> str:
         """A short human description of the values this option accepts."""
@@ -76,10 +79,9 @@ class OptionSpec:
                 return False
             raise ValueError("not a boolean")
         if self.kind == "int":
-            try:
-                value = int(text)
-            except ValueError:
-                raise ValueError("not an integer") from None
+            if not _ASCII_INT_RE.fullmatch(text):  # int() also takes "２" and "1_000"
+                raise ValueError("not an integer")
+            value = int(text)
             if self.minimum is not None and value < self.minimum:
                 raise ValueError(f"below the minimum {self.minimum}")
             if self.maximum is not None and value > self.maximum:

@@ -1,29 +1,31 @@
 """Bot moves computed away from the event loop, in a worker pool.
 
-The worker gets only the game string, the seed and the action history; it rebuilds the state
-itself, so nothing but plain data crosses the process boundary.
+The worker gets a pickled snapshot of the state (no replay of the history from the start, which
+would make every bot move of a long game cost its whole length) and the bot's name and seed.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from gameshelf.agents import make_agent
-from gameshelf.core.registry import load
-from gameshelf.core.rng import derive_seed
+from gameshelf.core.game import State
 
 
-def choose_bot_action(
-    game_string: str, seed: int, history: list[int], agent: str, seat: int
-) -> int:
-    """The action the bot ``agent`` in ``seat`` plays after ``history`` (runs in a worker)."""
-    game = load(game_string)
-    state = game.new_initial_state(seed)
-    for action in history:
-        state.apply_action(action)
-    bot = make_agent(agent, game, derive_seed(seed, "seat", seat, len(history)))
-    return bot.step(state)
+def choose_bot_action(snapshot: bytes, agent: str, seed: int, time_cap: float) -> int:
+    """The action bot ``agent`` plays in the pickled state ``snapshot`` (runs in a worker).
+
+    ``time_cap`` bounds the bot's thinking: a level whose own time limit is longer (or absent)
+    is held to it, so one expert cannot hold a worker for long.
+    """
+    state: State = pickle.loads(snapshot)
+    bot = make_agent(agent, state.game, seed)
+    limit = getattr(bot, "time_limit", None)
+    if hasattr(bot, "time_limit") and (limit is None or limit > time_cap):
+        bot.time_limit = time_cap
+    return int(bot.step(state))
 
 
 def make_executor(workers: int) -> Executor:

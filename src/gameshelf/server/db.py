@@ -25,6 +25,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -85,6 +86,38 @@ class MoveRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class CardSetRow(Base):
+    """Game data a match was created with (an AXIA card set), stored once per content digest.
+
+    A match keeps playing with the data it started with, whatever the operator later changes.
+    """
+
+    __tablename__ = "card_sets"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    content: Mapped[str] = mapped_column(Text)
+
+
+class MatchExtraRow(Base):
+    """What a match needs beyond its public game string: pinned data and the seed's salt.
+
+    ``data_digest`` names the :class:`CardSetRow` the match plays with; ``seed_salt`` is the
+    secret half of the seed commitment published at the start (revealed with the seed at the end).
+    """
+
+    __tablename__ = "match_extras"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    data_option: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    data_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed_chosen_by_client: Mapped[int] = mapped_column(Integer, default=0)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` with its timezone: SQLite gives back naive datetimes, stored as UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def hash_token(token: str) -> str:
     """The stored form of a seat token (only the hash is kept)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -126,6 +159,18 @@ class PendingMove:
 
 
 @dataclass(frozen=True)
+class MatchExtras:
+    """The private extras of a match (see :class:`MatchExtraRow`)."""
+
+    data_option: str | None = None
+    data_name: str | None = None
+    data_digest: str | None = None
+    data_content: str | None = None
+    seed_salt: str | None = None
+    seed_chosen_by_client: bool = False
+
+
+@dataclass(frozen=True)
 class StoredMatch:
     """Everything needed to rebuild a match in memory."""
 
@@ -137,6 +182,8 @@ class StoredMatch:
     seats: list[SeatInfo]
     moves: list[tuple[int, int, str]]
     created: datetime
+    updated: datetime
+    extras: MatchExtras
 
 
 class Store:
@@ -161,12 +208,38 @@ class Store:
         with self.sessions() as session, session.begin():
             yield session
 
-    def create_match(self, match_id: str, game: str, seed: int, seats: list[SeatInfo]) -> None:
-        """Insert a new match with its seats."""
+    def create_match(
+        self,
+        match_id: str,
+        game: str,
+        seed: int,
+        seats: list[SeatInfo],
+        extras: MatchExtras | None = None,
+    ) -> None:
+        """Insert a new match with its seats and private extras (pinned data, seed salt)."""
         status = "running" if all(s.taken for s in seats) else "open"
+        extras = extras or MatchExtras()
         with self.session() as session:
+            digest, content = extras.data_digest, extras.data_content
+            if digest is not None and content is not None and not session.get(CardSetRow, digest):
+                session.add(
+                    CardSetRow(
+                        digest=extras.data_digest,
+                        name=extras.data_name or "",
+                        content=extras.data_content,
+                    )
+                )
             session.add(MatchRow(id=match_id, game=game, seed=seed, status=status, version=0))
             session.flush()
+            session.add(
+                MatchExtraRow(
+                    match_id=match_id,
+                    data_option=extras.data_option,
+                    data_digest=extras.data_digest,
+                    seed_salt=extras.seed_salt,
+                    seed_chosen_by_client=int(extras.seed_chosen_by_client),
+                )
+            )
             for seat in seats:
                 session.add(
                     SeatRow(
@@ -191,6 +264,9 @@ class Store:
                 return False
             row.token_hash = token_hash
             row.name = name
+            match_row = session.get(MatchRow, match_id)
+            if match_row is not None:
+                match_row.updated = utcnow()
             seats = session.scalars(select(SeatRow).where(SeatRow.match_id == match_id)).all()
             if all(s.kind == "bot" or s.token_hash is not None for s in seats):
                 match = session.get(MatchRow, match_id)
@@ -234,14 +310,10 @@ class Store:
                 ],
             )
 
-    def remove_last_move(self, match_id: str, ply: int, version: int, status: str) -> None:
-        """Delete move ``ply`` (an undo) and store the new version."""
+    def remove_moves_from(self, match_id: str, ply: int, version: int, status: str) -> None:
+        """Delete every move from ``ply`` on (an undo) and store the new version, atomically."""
         with self.session() as session:
-            row = session.scalar(
-                select(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply == ply)
-            )
-            if row is not None:
-                session.delete(row)
+            session.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply >= ply))
             self._update(session, match_id, version, status, None)
 
     @staticmethod
@@ -268,6 +340,7 @@ class Store:
             moves = session.scalars(
                 select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.ply)
             ).all()
+            extras = self._extras(session, match_id)
             return StoredMatch(
                 id=match.id,
                 game=match.game,
@@ -276,15 +349,48 @@ class Store:
                 version=match.version,
                 seats=[SeatInfo(s.seat, s.kind, s.agent, s.name, s.token_hash) for s in seats],
                 moves=[(m.player, m.action, m.notation) for m in moves],
-                created=match.created,
+                created=as_utc(match.created),
+                updated=as_utc(match.updated or match.created),
+                extras=extras,
             )
 
-    def list_matches(self, status: str | None, limit: int) -> list[MatchRow]:
-        """Matches, newest first, optionally of one status."""
+    @staticmethod
+    def _extras(session: Session, match_id: str) -> MatchExtras:
+        row = session.get(MatchExtraRow, match_id)
+        if row is None:  # a match stored before extras existed
+            return MatchExtras()
+        data = None if row.data_digest is None else session.get(CardSetRow, row.data_digest)
+        return MatchExtras(
+            data_option=row.data_option,
+            data_name=None if data is None else data.name,
+            data_digest=row.data_digest,
+            data_content=None if data is None else data.content,
+            seed_salt=row.seed_salt,
+            seed_chosen_by_client=bool(row.seed_chosen_by_client),
+        )
+
+    def mark_unloadable(self, match_id: str) -> None:
+        """Set a match that cannot be rebuilt aside (status ``broken``), keeping its rows."""
+        with self.session() as session:
+            match = session.get(MatchRow, match_id, with_for_update=True)
+            if match is not None:
+                match.status = "broken"
+                match.updated = utcnow()
+
+    def list_matches(
+        self, status: str | None, limit: int, idle_before: datetime | None = None
+    ) -> list[MatchRow]:
+        """Matches, newest first, optionally of one status; ``idle_before`` leaves out open and
+        running matches whose last change is older than that moment."""
         with self.session() as session:
             query = select(MatchRow).order_by(MatchRow.created.desc()).limit(limit)
             if status is not None:
                 query = query.where(MatchRow.status == status)
+            if idle_before is not None:
+                query = query.where(
+                    (MatchRow.status.not_in(("open", "running")))
+                    | (MatchRow.updated >= idle_before)
+                )
             return list(session.scalars(query).all())
 
     def match_ids(self, status: str) -> list[str]:

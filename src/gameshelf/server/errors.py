@@ -18,6 +18,16 @@ HTTP_STATUS = {
     "undo/not-allowed": 409,
     "move/not-your-turn": 409,
     "move/game-over": 409,
+    "request/timeout": 408,
+    "request/seed-not-allowed": 400,
+    "request/method-not-allowed": 405,
+    "route/not-found": 404,
+    "match/unavailable": 409,
+    "agent/unknown": 400,
+    "agent/unfit": 400,
+    "server/busy": 503,
+    "server/unavailable": 503,
+    "server/error": 500,
 }
 
 

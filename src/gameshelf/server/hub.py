@@ -3,42 +3,75 @@
 Each match lives in memory as a :class:`Runtime` (rebuilt from the database on first use) and
 is changed only under its lock: check the seat token, the state version and legality; commit
 the move; then tell every connected client its own view. Bots and chance move from a
-background task whose searches run in a worker pool, so the event loop never waits on them.
+supervised background task whose searches run in a worker pool, so the event loop never waits
+on them. Nothing under a match lock ever waits on a client: messages go into each connection's
+bounded queue, and a client that lets its queue fill is disconnected.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import pickle
+import re
 import secrets
-from collections.abc import Awaitable, Callable
+import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from gameshelf.agents import AGENTS
+from gameshelf.agents.catalogue import check_agent
+from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import CHANCE, Game, State
 from gameshelf.core.record import GameRecord, RecordedMove
-from gameshelf.core.registry import load
-from gameshelf.core.rng import derive_seed, make_rng, new_seed
+from gameshelf.core.rng import derive_seed, make_rng
 
 from .bots import choose_bot_action
-from .db import PendingMove, SeatInfo, Store, hash_token, token_matches
+from .db import MatchExtras, PendingMove, SeatInfo, Store, hash_token, token_matches
 from .errors import ServerError
+from .settings import ServerSettings
+from .vetting import CardSetCatalog, choose_seed, load_pinned, seed_commitment, vet_network_game
 
 log = logging.getLogger("gameshelf.server")
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 Ack = tuple["Client", str | int | None] | None
+MATCH_ID_RE = re.compile(r"[0-9a-f]{16}")
+"""Match ids are 16 lowercase hex digits; anything else is unknown without a database look-up."""
 
 
 @dataclass(eq=False)
 class Client:
-    """A connection: the seats it proved it holds (none for a spectator) and how to reach it."""
+    """A connection: the seats it proved it holds (none for a spectator) and its outbox.
 
-    send: Send
+    :meth:`send` never waits: it queues the message, and a full queue marks the client as too
+    slow (``overflowed``), after which the connection's handler closes it.
+    """
+
+    queue_size: int = 64
+    address: str = ""
     seats: set[int] = field(default_factory=set)
+    outbox: asyncio.Queue[dict[str, Any]] = field(init=False)
+    overflowed: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.outbox = asyncio.Queue(maxsize=self.queue_size)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for this client (never blocks)."""
+        self.offer(message)
+
+    def offer(self, message: dict[str, Any]) -> bool:
+        """Queue ``message``; False (and the client marked too slow) if its queue is full."""
+        if self.overflowed.is_set():
+            return False
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed.set()
+            return False
+        return True
 
 
 @dataclass(eq=False)
@@ -55,9 +88,26 @@ class Runtime:
     version: int
     status: str
     created: datetime
+    display: str = ""
+    extras: MatchExtras = field(default_factory=MatchExtras)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    touched: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.display = self.display or self.game.game_string
+
+    @property
+    def bots_only(self) -> bool:
+        """Whether no seat is human (a bot-vs-bot match)."""
+        return all(seat.kind == "bot" for seat in self.seats)
+
+    @property
+    def commitment(self) -> str | None:
+        """The published SHA-256 commitment to the seed (``None`` for matches made before)."""
+        salt = self.extras.seed_salt
+        return None if salt is None else seed_commitment(salt, self.seed)
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat whose token this is, or None."""
@@ -106,34 +156,80 @@ class GroupCommitter:
 class Hub:
     """Owns the runtimes, the store and the bot worker pool."""
 
-    def __init__(self, store: Store, executor: Executor) -> None:
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor,
+        settings: ServerSettings | None = None,
+        catalog: CardSetCatalog | None = None,
+        bot_workers: int = 2,
+    ) -> None:
         self.store = store
         self.executor = executor
+        self.settings = settings or ServerSettings()
+        self.catalog = catalog or CardSetCatalog()
         self.runtimes: dict[str, Runtime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.writer = GroupCommitter(store)
+        # Bot-only matches share at most all workers but one, so a human's bot reply never
+        # queues behind a room of bots playing each other.
+        self.background_slots = asyncio.Semaphore(max(1, bot_workers - 1))
+        self.broken: set[str] = set()
 
     # --- matches --------------------------------------------------------------------------
     async def create_match(
         self, game_string: str, seats: list[dict[str, Any]] | None, seed: int | None
     ) -> Runtime:
-        """Create a match from a game string and seat list (human or a bot by name)."""
-        game = load(game_string)
+        """Create a match from a network game string and seats (human or a bot by name)."""
+        settings = self.settings
+        vetted = await asyncio.to_thread(
+            vet_network_game, game_string, self.catalog, settings.max_plies
+        )
+        game = vetted.game
         players = game.spec.num_players
         if seats is None:
             seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * (players - 1)
         if len(seats) != players:
             raise ServerError(
                 "request/invalid",
-                f"{game.game_string} has {players} seats, the request gives {len(seats)}",
+                f"{vetted.display} has {players} seats, the request gives {len(seats)}",
             )
         infos = [self._seat_info(index, spec) for index, spec in enumerate(seats)]
+        await asyncio.to_thread(self._check_bots, game, infos)
+        if all(info.kind == "bot" for info in infos):
+            self._check_bot_only_room()
+        humans = sum(info.kind == "human" for info in infos)
+        chosen, salt, by_client = choose_seed(game, humans, seed)
+        extras = MatchExtras(
+            data_option=vetted.extras.data_option,
+            data_name=vetted.extras.data_name,
+            data_digest=vetted.extras.data_digest,
+            data_content=vetted.extras.data_content,
+            seed_salt=salt,
+            seed_chosen_by_client=by_client,
+        )
         match_id = secrets.token_hex(8)
-        seed = new_seed() if seed is None else seed
-        await asyncio.to_thread(self.store.create_match, match_id, game.game_string, seed, infos)
+        await asyncio.to_thread(
+            self.store.create_match, match_id, vetted.display, chosen, infos, extras
+        )
         runtime = await self.runtime(match_id)
         self._schedule_bots(runtime)
         return runtime
+
+    @staticmethod
+    def _check_bots(game: Game, infos: list[SeatInfo]) -> None:
+        for info in infos:
+            if info.agent is not None:
+                check_agent(info.agent, game)
+
+    def _check_bot_only_room(self) -> None:
+        running = sum(1 for r in self.runtimes.values() if r.bots_only and r.status == "running")
+        if running >= self.settings.max_bot_only_matches:
+            raise ServerError(
+                "server/busy",
+                f"this server runs at most {self.settings.max_bot_only_matches} bot-only "
+                "matches at once; try again when one has finished",
+            )
 
     @staticmethod
     def _seat_info(index: int, spec: dict[str, Any]) -> SeatInfo:
@@ -145,35 +241,60 @@ class Hub:
             if agent not in AGENTS:
                 known = ", ".join(sorted(AGENTS))
                 raise ServerError(
-                    "request/invalid", f"seat {index}: unknown bot {agent!r}; available: {known}"
+                    "agent/unknown", f"seat {index}: unknown bot {agent[:32]!r}; available: {known}"
                 )
-            return SeatInfo(index, "bot", agent, agent, None)
+            return SeatInfo(index, "bot", agent, None, None)
         raise ServerError("request/invalid", f"seat {index}: kind must be 'human' or 'bot'")
 
     async def runtime(self, match_id: str) -> Runtime:
         """The in-memory match, loaded from the database (and replayed) on first use."""
         runtime = self.runtimes.get(match_id)
         if runtime is not None:
+            runtime.touched = time.monotonic()
             return runtime
+        if not MATCH_ID_RE.fullmatch(match_id):  # costs nothing: no lock, no database
+            raise ServerError("match/not-found", "no such match")
+        if match_id in self.broken:
+            raise self._unavailable(match_id)
         lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            runtime = self.runtimes.get(match_id)
-            if runtime is None:
-                runtime = await asyncio.to_thread(self._load, match_id)
-                self.runtimes[match_id] = runtime
+        try:
+            async with lock:
+                runtime = self.runtimes.get(match_id)
+                if runtime is None:
+                    runtime = await asyncio.to_thread(self._load, match_id)
+                    self.runtimes[match_id] = runtime
+        finally:
+            if not lock.locked():
+                self._loading.pop(match_id, None)
         return runtime
 
+    @staticmethod
+    def _unavailable(match_id: str) -> ServerError:
+        return ServerError(
+            "match/unavailable",
+            f"match {match_id} cannot be loaded on this server (its game or data is missing); "
+            "the operator's log says why",
+        )
+
     def _load(self, match_id: str) -> Runtime:
-        stored = self.store.load(match_id) if len(match_id) <= 32 else None
+        stored = self.store.load(match_id)
         if stored is None:
-            raise ServerError("match/not-found", f"no match {match_id!r}")
-        game = load(stored.game)
-        state = game.new_initial_state(stored.seed)
-        movers, notations = [], []
-        for player, action, notation in stored.moves:
-            movers.append(player)
-            notations.append(notation)
-            state.apply_action(action)
+            raise ServerError("match/not-found", f"no match {match_id}")
+        if stored.status == "broken":
+            raise self._unavailable(match_id)
+        try:
+            game = load_pinned(stored.game, stored.extras)
+            state = game.new_initial_state(stored.seed)
+            movers, notations = [], []
+            for player, action, notation in stored.moves:
+                movers.append(player)
+                notations.append(notation)
+                state.apply_action(action)
+        except (GameshelfError, LookupError, TypeError) as error:
+            log.error("match %s will not load and is set aside: %s", match_id, error)
+            self.broken.add(match_id)
+            self.store.mark_unloadable(match_id)
+            raise self._unavailable(match_id) from None
         return Runtime(
             stored.id,
             game,
@@ -185,6 +306,8 @@ class Hub:
             stored.version,
             stored.status,
             stored.created,
+            display=stored.game,
+            extras=stored.extras,
         )
 
     async def join(self, match_id: str, seat: int | None, name: str | None) -> tuple[int, str]:
@@ -211,7 +334,7 @@ class Hub:
             runtime.seats[seat] = SeatInfo(seat, "human", None, name, hash_token(token))
             if runtime.status == "open" and all(s.taken for s in runtime.seats):
                 runtime.status = "running"
-            await self._broadcast(runtime, None)
+            self._broadcast(runtime, None)
         self._schedule_bots(runtime)
         return seat, token
 
@@ -250,29 +373,37 @@ class Hub:
         after.apply_action(action)
         status = "finished" if after.is_terminal() else "running"
         result = after.returns() if after.is_terminal() else None
-        await self.writer.write(
-            PendingMove(
-                runtime.id,
-                len(runtime.movers),
-                player,
-                action,
-                notation,
-                runtime.version + 1,
-                status,
-                result,
+        try:
+            await self.writer.write(
+                PendingMove(
+                    runtime.id,
+                    len(runtime.movers),
+                    player,
+                    action,
+                    notation,
+                    runtime.version + 1,
+                    status,
+                    result,
+                )
             )
-        )
+        except Exception as error:  # nothing changed in memory: the move can be sent again
+            log.warning("match %s: a move could not be stored: %s", runtime.id, error)
+            raise ServerError(
+                "server/unavailable",
+                "the database is unavailable right now; nothing was changed, try again",
+            ) from None
         runtime.state = after
         runtime.movers.append(player)
         runtime.notations.append(notation)
         runtime.version += 1
         runtime.status = status
-        await self._broadcast(runtime, (player, notation), ack)
+        runtime.touched = time.monotonic()
+        self._broadcast(runtime, (player, notation), ack)
 
     async def undo(
         self, runtime: Runtime, client: Client, seat: int, version: int, ack: Ack = None
     ) -> None:
-        """Take back ``seat``'s last move, if it is the last move of the game (table etiquette)."""
+        """Take back ``seat``'s last move and any bot or chance replies after it."""
         async with runtime.lock:
             if seat not in client.seats:
                 raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
@@ -281,90 +412,148 @@ class Hub:
                     "state/stale-version",
                     f"version {version} is stale; the match is at {runtime.version}",
                 )
-            self._check_undo(runtime, seat)
-            history = runtime.state.history()[:-1]
-            state = runtime.game.new_initial_state(runtime.seed)
-            for action in history:
-                state.apply_action(action)
-            await asyncio.to_thread(
-                self.store.remove_last_move,
-                runtime.id,
-                len(history),
-                runtime.version + 1,
-                "running",
-            )
+            reason = self._undo_refusal(runtime, seat)
+            if reason is not None:
+                raise ServerError("undo/not-allowed", reason)
+            keep = self._undo_point(runtime, seat)
+            state = await asyncio.to_thread(self._replay, runtime, keep)
+            try:
+                await asyncio.to_thread(
+                    self.store.remove_moves_from, runtime.id, keep, runtime.version + 1, "running"
+                )
+            except Exception as error:
+                log.warning("match %s: an undo could not be stored: %s", runtime.id, error)
+                raise ServerError(
+                    "server/unavailable", "the database is unavailable right now; try again"
+                ) from None
             runtime.state = state
-            runtime.movers.pop()
-            runtime.notations.pop()
+            del runtime.movers[keep:]
+            del runtime.notations[keep:]
             runtime.version += 1
             runtime.status = "running"
-            await self._broadcast(runtime, None, ack)
+            self._broadcast(runtime, None, ack)
 
     @staticmethod
-    def _check_undo(runtime: Runtime, seat: int) -> None:
-        if not runtime.movers or runtime.movers[-1] != seat:
-            raise ServerError(
-                "undo/not-allowed",
-                "only your own last move can be taken back, before anyone else moves",
-            )
+    def _replay(runtime: Runtime, plies: int) -> State:
+        state = runtime.game.new_initial_state(runtime.seed)
+        for action in runtime.state.history()[:plies]:
+            state.apply_action(action)
+        return state
+
+    def _undo_point(self, runtime: Runtime, seat: int) -> int:
+        """The ply count after undoing ``seat``'s last move and the bot replies after it."""
+        index = len(runtime.movers) - 1
+        while index >= 0 and runtime.movers[index] != seat:
+            index -= 1
+        return index
+
+    def _undo_refusal(self, runtime: Runtime, seat: int) -> str | None:
+        """Why ``seat`` may not undo now (``None``: it may)."""
         if runtime.game.spec.hidden_information:
-            raise ServerError(
-                "undo/not-allowed",
-                "moves in games with hidden information commit or reveal cards: no undo",
-            )
+            return "moves in games with hidden information commit or reveal cards: no undo"
         if runtime.state.is_terminal():
-            raise ServerError("undo/not-allowed", "the game is over")
+            return "the game is over"
+        index = self._undo_point(runtime, seat)
+        if index < 0:
+            return "you have no move to take back"
+        for mover in runtime.movers[index + 1 :]:
+            if mover == CHANCE or runtime.seats[mover].kind != "bot":
+                return "only your own last move can be taken back, before another player moves"
+        return None
 
     # --- bots and chance --------------------------------------------------------------------
     def _schedule_bots(self, runtime: Runtime) -> None:
         if runtime.bot_task is None or runtime.bot_task.done():
-            runtime.bot_task = asyncio.get_running_loop().create_task(self._drive(runtime))
+            runtime.bot_task = asyncio.get_running_loop().create_task(self._supervise(runtime))
+
+    async def _supervise(self, runtime: Runtime) -> None:
+        """Drive the match's bots and chance; after a failure (the database away) log it,
+        wait with backoff and go on, so a brief outage never stalls a match until restart."""
+        delay = 0.25
+        while True:
+            try:
+                await self._drive(runtime)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning(
+                    "match %s: bot driver failed (%s); retrying in %.2f s", runtime.id, error, delay
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
 
     async def _drive(self, runtime: Runtime) -> None:
         """Play chance outcomes and bot moves until a human is to move or the game ends."""
-        loop = asyncio.get_running_loop()
         while True:
             async with runtime.lock:
                 state = runtime.state
                 if runtime.status != "running" or state.is_terminal():
                     return
                 player = state.current_player()
-                history = state.history()
                 version = runtime.version
                 if player == CHANCE:
-                    rng = make_rng(derive_seed(runtime.seed, "chance", len(history)))
+                    rng = make_rng(derive_seed(runtime.seed, "chance", len(state.history())))
                     await self._commit(runtime, CHANCE, state.sample_chance(rng))
                     continue
                 seat = runtime.seats[player]
                 if seat.kind != "bot" or seat.agent is None:
                     return
-            try:
-                action = await loop.run_in_executor(
-                    self.executor,
-                    choose_bot_action,
-                    runtime.game.game_string,
-                    runtime.seed,
-                    history,
-                    seat.agent,
-                    player,
-                )
-            except Exception:  # a broken bot must neither crash the server nor stall the match
-                log.exception(
-                    "bot %s failed in match %s; playing a random move", seat.agent, runtime.id
-                )
-                rng = make_rng(derive_seed(runtime.seed, "fallback", len(history)))
-                action = rng.choice(runtime.state.legal_actions())
+                snapshot = pickle.dumps(state)
+            action = await self._bot_action(runtime, snapshot, seat.agent, player)
             async with runtime.lock:
                 if runtime.version == version:
                     await self._commit(runtime, player, action)
 
+    async def _bot_action(self, runtime: Runtime, snapshot: bytes, agent: str, player: int) -> int:
+        """The bot's move, computed in the worker pool from a snapshot (no history replay)."""
+        plies = len(runtime.movers)
+        seed = derive_seed(runtime.seed, "seat", player, plies)
+        loop = asyncio.get_running_loop()
+        cap = self.settings.bot_move_seconds
+        try:
+            if runtime.bots_only:
+                async with self.background_slots:
+                    return await loop.run_in_executor(
+                        self.executor, choose_bot_action, snapshot, agent, seed, cap
+                    )
+            return await loop.run_in_executor(
+                self.executor, choose_bot_action, snapshot, agent, seed, cap
+            )
+        except Exception:  # a broken bot must neither crash the server nor stall the match
+            log.exception("bot %s failed in match %s; playing a random move", agent, runtime.id)
+            rng = make_rng(derive_seed(runtime.seed, "fallback", plies))
+            return int(rng.choice(runtime.state.legal_actions()))
+
     async def resume(self) -> int:
-        """After a restart: load every running match and let its bots continue."""
+        """After a restart: load every running match and let its bots continue.
+
+        A match that will not load (its game or card data is gone) is logged, set aside as
+        ``broken`` and skipped: the server starts anyway.
+        """
         ids = await asyncio.to_thread(self.store.match_ids, "running")
+        resumed = 0
         for match_id in ids:
-            runtime = await self.runtime(match_id)
+            try:
+                runtime = await self.runtime(match_id)
+            except ServerError:
+                continue
             self._schedule_bots(runtime)
-        return len(ids)
+            resumed += 1
+        return resumed
+
+    async def evict_idle(self) -> int:
+        """Drop from memory matches nobody watches and no bot drives (they reload on demand)."""
+        now = time.monotonic()
+        evicted = 0
+        for match_id, runtime in list(self.runtimes.items()):
+            busy = runtime.bot_task is not None and not runtime.bot_task.done()
+            if runtime.clients or busy or runtime.lock.locked():
+                continue
+            if now - runtime.touched >= self.settings.idle_evict_seconds:
+                del self.runtimes[match_id]
+                evicted += 1
+        return evicted
 
     # --- clients and views ----------------------------------------------------------------
     async def connect(self, runtime: Runtime, client: Client, tokens: list[str]) -> None:
@@ -375,28 +564,30 @@ class Hub:
             if seat is None:
                 raise ServerError("auth/bad-token", "a token does not match any seat of this match")
             seats.add(seat)
+        if len(runtime.clients) >= self.settings.sockets_per_match:
+            raise ServerError(
+                "server/busy",
+                f"match {runtime.id} already has {self.settings.sockets_per_match} connections",
+            )
         client.seats = seats
         runtime.clients.add(client)
-        await client.send({"type": "welcome", "match": runtime.id, "seats": sorted(seats)})
-        await client.send(self.state_message(runtime, client, None))
+        runtime.touched = time.monotonic()
+        client.offer({"type": "welcome", "match": runtime.id, "seats": sorted(seats)})
+        client.offer(self.state_message(runtime, client, None))
 
-    def disconnect(self, runtime: Runtime, client: Client) -> None:
+    def disconnect(self, runtime: Runtime | None, client: Client) -> None:
         """Forget a client."""
-        runtime.clients.discard(client)
+        if runtime is not None:
+            runtime.clients.discard(client)
+            runtime.touched = time.monotonic()
 
-    async def _broadcast(
-        self, runtime: Runtime, last: tuple[int, str] | None, ack: Ack = None
-    ) -> None:
-        clients = list(runtime.clients)
-        messages = [self.state_message(runtime, client, last) for client in clients]
-        for client, message in zip(clients, messages, strict=True):
+    def _broadcast(self, runtime: Runtime, last: tuple[int, str] | None, ack: Ack = None) -> None:
+        """Queue each client's own view; a client too slow to keep up is dropped, not awaited."""
+        for client in list(runtime.clients):
+            message = self.state_message(runtime, client, last)
             if ack is not None and ack[0] is client and ack[1] is not None:
                 message["ack"] = ack[1]
-        results = await asyncio.gather(
-            *(c.send(m) for c, m in zip(clients, messages, strict=True)), return_exceptions=True
-        )
-        for client, outcome in zip(clients, results, strict=True):
-            if isinstance(outcome, Exception):
+            if not client.offer(message):
                 runtime.clients.discard(client)
 
     def state_message(
@@ -410,18 +601,19 @@ class Hub:
         for seat in sorted(client.seats):
             mine = to_move == seat and runtime.status == "running"
             seats[str(seat)] = {
-                "view": state.view(seat),
+                "view": self._view(runtime, seat),
                 "legal_moves": [str(m) for m in state.legal_moves()] if mine else [],
+                "can_undo": self._undo_refusal(runtime, seat) is None,
             }
         message: dict[str, Any] = {
             "type": "state",
             "match": runtime.id,
-            "game": runtime.game.game_string,
+            "game": runtime.display,
             "version": runtime.version,
             "status": runtime.status,
             "to_move": to_move,
             "plies": len(runtime.movers),
-            "public": state.view(None),
+            "public": self._view(runtime, None),
             "seats": seats,
             "result": state.returns() if state.is_terminal() else None,
             "result_text": state.result_text() if state.is_terminal() else None,
@@ -435,25 +627,47 @@ class Hub:
             message["moves"] = list(runtime.notations)
         return message
 
+    @staticmethod
+    def _view(runtime: Runtime, seat: int | None) -> dict[str, Any]:
+        """The engine's view for ``seat``, naming the match's public game string (the pinned
+        card set's internal name stays inside the server)."""
+        view = runtime.state.view(seat)
+        if "game" in view:
+            view = {**view, "game": runtime.display}
+        return view
+
     # --- summaries and records ------------------------------------------------------------
     def summary(self, runtime: Runtime) -> dict[str, Any]:
-        """Public facts of a match for the lobby."""
+        """Public facts of a match for the lobby (the seed only once the game is over)."""
         state = runtime.state
-        return {
+        finished = runtime.status == "finished"
+        summary: dict[str, Any] = {
             "id": runtime.id,
-            "game": runtime.game.game_string,
+            "game": runtime.display,
             "status": runtime.status,
             "version": runtime.version,
             "plies": len(runtime.movers),
             "to_move": state.current_player(),
             "created": runtime.created.isoformat(),
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "agent": s.agent, "name": s.name, "taken": s.taken}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "agent": s.agent,
+                    "name": s.name,
+                    "label": f"bot: {s.agent}" if s.kind == "bot" else (s.name or None),
+                    "taken": s.taken,
+                }
                 for s in runtime.seats
             ],
             "result": state.returns() if state.is_terminal() else None,
             "result_text": state.result_text() if state.is_terminal() else None,
+            "card_set": runtime.extras.data_name,
+            "seed_commitment": runtime.commitment,
+            "seed": runtime.seed if finished else None,
+            "seed_salt": runtime.extras.seed_salt if finished else None,
         }
+        return summary
 
     def record(self, runtime: Runtime) -> GameRecord:
         """The game record of a finished match."""
@@ -465,9 +679,11 @@ class Hub:
                 runtime.movers, runtime.notations, runtime.state.history(), strict=True
             )
         ]
-        names = [s.name or s.agent or f"seat {s.seat}" for s in runtime.seats]
+        names = [
+            s.name or (f"bot: {s.agent}" if s.agent else f"seat {s.seat}") for s in runtime.seats
+        ]
         return GameRecord(
-            game=runtime.game.game_string,
+            game=runtime.display,
             seed=runtime.seed,
             players=names,
             moves=moves,

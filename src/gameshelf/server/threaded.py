@@ -8,6 +8,9 @@ from typing import Any
 
 import uvicorn
 
+from .guard import uvicorn_config
+from .settings import ServerSettings
+
 
 class ThreadedServer:
     """uvicorn serving ``app`` in a daemon thread; ``url`` is ready when the constructor returns.
@@ -18,10 +21,9 @@ class ThreadedServer:
     >>> server.stop()                                                  # doctest: +SKIP
     """
 
-    def __init__(self, app: Any, start_timeout: float = 20.0, **uvicorn_options: Any) -> None:
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning", **uvicorn_options
-        )
+    def __init__(self, app: Any, start_timeout: float = 20.0) -> None:
+        settings = getattr(app.state, "settings", None) or ServerSettings()
+        config = uvicorn_config(app, settings, "127.0.0.1", 0, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

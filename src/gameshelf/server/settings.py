@@ -1,0 +1,109 @@
+"""Every limit and timeout of the server in one place, with its default and its command-line flag.
+
+``docs/operations.md`` lists the same table; ``gameshelf serve --help`` prints each flag with
+its default. A test checks that every field here is documented there.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from gameshelf.core.errors import InvalidData
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Limits of one server process (the defaults suit a small public server on 2 cores)."""
+
+    max_message_bytes: int = field(
+        default=16 * 1024, metadata={"help": "largest WebSocket message answered normally"}
+    )
+    max_frame_bytes: int = field(
+        default=1024 * 1024,
+        metadata={"help": "WebSocket frames above this close the socket (1009)"},
+    )
+    max_body_bytes: int = field(default=64 * 1024, metadata={"help": "largest HTTP request body"})
+    body_timeout: float = field(
+        default=10.0, metadata={"help": "seconds a client may take to send a request body"}
+    )
+    header_timeout: float = field(
+        default=10.0, metadata={"help": "seconds a client may take to send request headers"}
+    )
+    keep_alive_timeout: float = field(
+        default=5.0, metadata={"help": "seconds an idle HTTP keep-alive connection stays open"}
+    )
+    hello_timeout: float = field(
+        default=10.0, metadata={"help": "seconds a new WebSocket has to send its hello"}
+    )
+    ws_rate_per_second: float = field(
+        default=20.0, metadata={"help": "WebSocket messages per second per connection"}
+    )
+    ws_rate_burst: float = field(
+        default=40.0, metadata={"help": "WebSocket message burst per connection"}
+    )
+    send_queue: int = field(
+        default=64,
+        metadata={"help": "messages queued for a slow client before it is disconnected (4008)"},
+    )
+    sockets_per_address: int = field(
+        default=32, metadata={"help": "open WebSockets from one address"}
+    )
+    sockets_per_match: int = field(default=64, metadata={"help": "open WebSockets on one match"})
+    creates_per_minute: float = field(
+        default=20.0,
+        metadata={
+            "help": "matches one address may create per minute (burst: half that, at least 10)"
+        },
+    )
+    joins_per_minute: float = field(
+        default=60.0,
+        metadata={"help": "seats one address may join per minute (burst: half that, at least 20)"},
+    )
+    max_bot_only_matches: int = field(
+        default=8, metadata={"help": "running matches with no human seat (bots only)"}
+    )
+    bot_move_seconds: float = field(
+        default=5.0, metadata={"help": "the most a bot may think about one move"}
+    )
+    max_plies: int = field(
+        default=2000, metadata={"help": "cap on max_plies-style options of network matches"}
+    )
+    idle_evict_seconds: float = field(
+        default=600.0,
+        metadata={"help": "a match with no client and no bot turn leaves memory after this"},
+    )
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        """Add one ``--flag`` per limit (``max_body_bytes`` becomes ``--max-body-bytes``)."""
+        group = parser.add_argument_group("limits (see docs/operations.md)")
+        for item in fields(cls):
+            group.add_argument(
+                "--" + item.name.replace("_", "-"),
+                dest=item.name,
+                type=type(item.default),
+                default=item.default,
+                help=f"{item.metadata['help']} (default: {item.default:g})",
+            )
+
+    @classmethod
+    def from_arguments(cls, args: argparse.Namespace) -> ServerSettings:
+        """The settings given on the command line (defaults for flags not given)."""
+        values: dict[str, Any] = {
+            item.name: getattr(args, item.name, item.default) for item in fields(cls)
+        }
+        return cls(**values)
+
+
+def parse_card_sets(items: list[str]) -> dict[str, Path]:
+    """``NAME=FILE`` arguments of ``--card-set`` as a name → path map (a bad one is refused)."""
+    sets: dict[str, Path] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name.strip() or not path.strip():
+            raise InvalidData(f"--card-set {item!r}: expected NAME=FILE")
+        sets[name.strip()] = Path(path.strip())
+    return sets

@@ -1,0 +1,204 @@
+"""What a network client may ask a server to build: game strings, data sets, option caps, seeds.
+
+A game string from the network never makes the server open a file: options that can name a
+file (``OptionSpec.names_file``, e.g. AXIA's ``cards``) accept only the card sets this server
+knows by name — ``standard`` (shipped) and those the operator registered at start-up with
+``--card-set NAME=FILE``. Every match is *pinned* to the content of its card set: the content is
+stored once per digest with the match, so it replays with the cards it was dealt even after the
+operator changes a file or the package ships new card data.
+
+Functions here do blocking work (loading a game, reading the operator's files) and are called
+through ``asyncio.to_thread``, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gameshelf.core.errors import InvalidData, InvalidOption
+from gameshelf.core.game import Game
+from gameshelf.core.options import ParsedGameString, parse_game_string
+from gameshelf.core.registry import game_entry, load
+from gameshelf.games.axia.cardsets import (
+    STANDARD,
+    card_data_digest,
+    register_card_set,
+    registered_card_set,
+    standard_card_data,
+)
+
+from .db import MatchExtras
+from .errors import ServerError
+
+log = logging.getLogger("gameshelf.server")
+
+CAPPED_OPTIONS = ("max_plies",)
+"""Integer options bounded by ``ServerSettings.max_plies`` in network matches."""
+
+
+@dataclass(frozen=True)
+class CardSetEntry:
+    """A card set a server accepts by name: its parsed JSON content and digest."""
+
+    name: str
+    data: Any
+    digest: str
+
+    @property
+    def content(self) -> str:
+        """The canonical JSON text stored with matches."""
+        return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+
+
+class CardSetCatalog:
+    """The card sets of one server: the shipped one plus those registered at start-up."""
+
+    def __init__(self, files: dict[str, Path] | None = None) -> None:
+        standard = standard_card_data()
+        self.sets = {STANDARD: CardSetEntry(STANDARD, standard, card_data_digest(standard))}
+        for name, path in (files or {}).items():
+            self.sets[name] = self._read(name, path)
+
+    @staticmethod
+    def _read(name: str, path: Path) -> CardSetEntry:
+        """Read and validate an operator's card file (start-up only; errors stop the start)."""
+        if not path.is_file():
+            raise InvalidData(f"card set {name!r}: {path} is not a regular file")
+        if path.stat().st_size > 4 * 1024 * 1024:
+            raise InvalidData(f"card set {name!r}: {path} is larger than 4 MiB")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InvalidData(f"card set {name!r}: cannot read {path}: {exc}") from None
+        register_card_set(name, data)  # validates every card; named errors stop the start
+        return CardSetEntry(name, data, card_data_digest(data))
+
+    def names(self) -> list[str]:
+        """Names a client may give, the shipped set first."""
+        return [STANDARD, *sorted(n for n in self.sets if n != STANDARD)]
+
+
+@dataclass(frozen=True)
+class VettedGame:
+    """A game a client may play here: its public game string and the pinned game to run."""
+
+    display: str
+    game: Game
+    extras: MatchExtras
+
+
+def _pinned_key(name: str, digest: str) -> str:
+    return f"{name}@{digest[:16]}"
+
+
+def _format(parsed: ParsedGameString) -> str:
+    if not parsed.options:
+        return parsed.name
+    return f"{parsed.name}({','.join(f'{k}={v}' for k, v in parsed.options)})"
+
+
+def _with_option(display: str, option: str, value: str) -> str:
+    parsed = parse_game_string(display)
+    options = (*tuple((k, v) for k, v in parsed.options if k != option), (option, value))
+    return _format(ParsedGameString(parsed.name, options))
+
+
+def _file_option(parsed: ParsedGameString) -> str | None:
+    """The name of the game's option that can name a file (``None`` if it has none)."""
+    for spec in game_entry(parsed.name).options:
+        if spec.names_file:
+            return spec.name
+    return None
+
+
+def _refuse_paths(parsed: ParsedGameString, catalog: CardSetCatalog) -> None:
+    """Refuse any file-naming option whose value is not a known set name (no file is touched)."""
+    option = _file_option(parsed)
+    for key, value in parsed.options:
+        if key == option and value not in catalog.sets:
+            raise InvalidOption(
+                f"option {key} names a card set; this server knows only: "
+                f"{', '.join(catalog.names())} (files are never opened for network clients)"
+            )
+
+
+def vet_network_game(text: str, catalog: CardSetCatalog, max_plies: int) -> VettedGame:
+    """Check a client's game string against the server's rules and build its pinned game."""
+    parsed = parse_game_string(text)
+    _refuse_paths(parsed, catalog)
+    option = _file_option(parsed)
+    given = dict(parsed.options)
+    set_name = given.get(option, STANDARD) if option else None
+    public = ParsedGameString(
+        parsed.name,
+        tuple((k, v) for k, v in parsed.options if not (k == option and v == STANDARD)),
+    )
+    display = load(_format(public)).game_string
+    extras = MatchExtras()
+    if option is not None and set_name is not None:
+        entry = catalog.sets[set_name]
+        extras = MatchExtras(
+            data_option=option,
+            data_name=entry.name,
+            data_digest=entry.digest,
+            data_content=entry.content,
+        )
+    game = load_pinned(display, extras)
+    for name in CAPPED_OPTIONS:
+        value = game.spec.params.get(name)
+        if isinstance(value, int) and value > max_plies:
+            raise InvalidOption(
+                f"option {name}={value} is above this server's cap {max_plies} for network matches"
+            )
+    return VettedGame(display, game, extras)
+
+
+def load_pinned(display: str, extras: MatchExtras) -> Game:
+    """The game of a stored match, with the card content it was created with (never a file)."""
+    if extras.data_option is None or extras.data_digest is None:
+        parsed = parse_game_string(display)
+        option = _file_option(parsed)
+        if option is not None and option in dict(parsed.options):
+            value = dict(parsed.options)[option]
+            if registered_card_set(value) is None:
+                raise InvalidData(f"{display}: option {option} names no card set this server knows")
+        return load(display)
+    if extras.data_content is None:
+        raise InvalidData(f"{display}: its card set {extras.data_digest[:16]} is not stored")
+    key = _pinned_key(extras.data_name or "set", extras.data_digest)
+    if registered_card_set(key) is None:
+        data = json.loads(extras.data_content)
+        if card_data_digest(data) != extras.data_digest:
+            raise InvalidData(f"{display}: stored card set does not match its digest")
+        register_card_set(key, data)
+    return load(_with_option(display, extras.data_option, key))
+
+
+def seed_commitment(salt: str, seed: int) -> str:
+    """The published commitment to a match's seed: SHA-256 of ``"<salt>:<seed>"`` in hex."""
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def choose_seed(game: Game, human_seats: int, client_seed: int | None) -> tuple[int, str, bool]:
+    """The match seed, its commitment salt and whether the client chose it.
+
+    A client may choose the seed only where nobody else can be hurt by knowing every card and
+    die in advance: games without chance, or a single human seat (solo, or against bots).
+    """
+    salt = secrets.token_hex(16)
+    if client_seed is None:
+        return secrets.randbits(63), salt, False
+    if game.spec.chance and human_seats > 1:
+        raise ServerError(
+            "request/seed-not-allowed",
+            "a seed cannot be chosen for a game with chance and more than one human seat "
+            "(whoever knows it knows every card and die); the server draws a secret seed and "
+            "publishes its commitment",
+        )
+    return client_seed, salt, True
