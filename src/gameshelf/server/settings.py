@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from gameshelf.core.errors import InvalidData
-from typing import Any
 
 
 @dataclass(frozen=True)
