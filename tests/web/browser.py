@@ -48,6 +48,7 @@ class Browser:
             options.add_argument(flag)
         options.add_argument(f"--window-size={width},{height}")
         options.add_argument(f"--user-data-dir={profile.name}")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
         driver.set_page_load_timeout(30)
         return cls(driver, profile)
@@ -110,6 +111,11 @@ class Browser:
 
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
+
+    def console_errors(self) -> list[str]:
+        """The browser console's errors since the last call (failed loads, CSP refusals, ...)."""
+        entries: list[dict[str, Any]] = self.driver.get_log("browser")
+        return [str(e.get("message")) for e in entries if e.get("level") == "SEVERE"]
 
     def screenshot(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -30,8 +30,13 @@ return moves.length ? {version, moves} : null;
 Chooser = Callable[[Browser, list[str], int], None]
 
 
-def api(base: str, path: str) -> Any:
-    with urllib.request.urlopen(base + path, timeout=10) as response:
+def api(base: str, path: str, body: Any = None) -> Any:
+    """GET ``path`` (POST ``body`` as JSON when given) and return the JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data)
+    if data is not None:
+        request.add_header("content-type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
 
 
@@ -56,6 +61,18 @@ def _option_field(browser: Browser, name: str) -> Any:
     return browser.wait(visible_field, 60, f"the lobby field for option {name}")
 
 
+def agents_ready(browser: Browser) -> str:
+    """Wait until the lobby's seat menus offer the bots for the game chosen now; returns its
+    game string."""
+    probe = (
+        "const s = document.getElementById('seats');"
+        "return s && s.getAttribute('data-agents') === 'ready' ? s.getAttribute('data-agents-for')"
+        " : null;"
+    )
+    found: str = browser.wait(lambda: browser.js(probe), 30, "the bots for the chosen game")
+    return found
+
+
 def create_match(
     browser: Browser,
     base: str,
@@ -65,6 +82,7 @@ def create_match(
 ) -> str:
     """Create a match through the lobby form; returns the match id from the page's URL."""
     browser.open(base + "/")
+    agents_ready(browser)
     browser.select("#game-select", game)
     for name, value in (options or {}).items():
         field = _option_field(browser, name)
@@ -73,6 +91,7 @@ def create_match(
         else:
             field.clear()
             field.send_keys(value)
+    agents_ready(browser)
     for index, seat in enumerate(seats):
         browser.select(f"#seat-{index}", seat)
     browser.click("#create-button")

@@ -3,10 +3,33 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
 from .helpers import api, create_match, play_to_end
+
+TOWER = "C(0,0,2) C(0,1,3)z-"  # Black's first move can stack a third cube: a tower
+
+
+def step(browser: Browser) -> str:
+    return str(browser.find("#axiom-info").get_attribute("data-step"))
+
+
+def framed(browser: Browser) -> dict[str, Any] | None:
+    """The structure's box on the canvas once the camera stopped moving (None while it moves)."""
+    board = browser.find(".axiom-board")
+    if board.get_attribute("data-framing") == "moving":
+        return None
+    found: dict[str, Any] = json.loads(str(browser.find(".board-canvas").get_attribute("data-frame")))
+    return found
+
+
+def in_view(frame: dict[str, Any]) -> bool:
+    return (
+        0 <= frame["left"] < frame["right"] <= frame["width"]
+        and 0 <= frame["top"] < frame["bottom"] <= frame["height"]
+    )
 
 
 def axiom_through_picker(browser: Browser, moves: list[str], turn: int) -> None:
@@ -34,6 +57,38 @@ def test_axiom_against_a_bot_to_the_result(
     )
     assert api(web_server.url, f"/api/matches/{match}")["game"] == "axiom(max_plies=40)"
     canvas = browser.find(".board-canvas")
+    start_pieces = browser.find(".axiom-board").get_attribute("data-pieces")
+    # Each step of a cube move says what it wants; the dome step is a labelled choice.
+    assert step(browser) == "piece" and "pick a piece" in browser.text("#axiom-info").lower()
+    browser.click('.axiom-picker button.piece[data-piece="C(0,0,2)"]')
+    browser.wait(lambda: step(browser) == "cell", what="the cell step")
+    assert "cell" in browser.text("#axiom-info").lower()
+    browser.click('.axiom-picker button.target[data-target="0,1,3"]')
+    browser.wait(lambda: step(browser) == "domes", what="the dome step")
+    assert "dome" in browser.text("#axiom-info").lower()
+    dome = browser.find(f'.axiom-picker .placements button[data-move="{TOWER}"]')
+    assert dome.text == "Place with dome facing down (z-)"
+    assert browser.find(".axiom-picker .placements").get_attribute("aria-label")
+    # The cube's target cells are published with the canvas (small markers; see the screenshot).
+    cells = [t for t in json.loads(str(canvas.get_attribute("data-targets"))) if "target" in t]
+    assert {"0,1,3"} < {t["target"] for t in cells}
+    browser.screenshot(SCREENSHOTS / "axiom-dome-step.png")
+    dome.click()
+    # The tower stands; after the bot's reply the camera frames all of it.
+    browser.wait(lambda: browser.finds("#move-list li[data-ply='2']"), what="the bot's reply")
+    first = browser.find("#move-list li[data-ply='1']")
+    assert first.get_attribute("data-move") == TOWER
+    assert first.text.startswith("Cube (0,0,2) to (0,1,3), dome facing down")
+    frame = browser.wait(lambda: framed(browser), what="the camera to settle")
+    assert in_view(frame), frame
+    browser.screenshot(SCREENSHOTS / "axiom-tower.png")
+    # Undo against a bot takes back the bot's reply and my move.
+    browser.click("#undo")
+    browser.wait(lambda: not browser.finds("#move-list li[data-ply]"), what="the undo")
+    browser.wait(
+        lambda: browser.find(".axiom-board").get_attribute("data-pieces") == start_pieces,
+        what="the start position again",
+    )
     # Selecting a sceptre lights its destinations (3D markers and buttons) from the legal moves.
     sceptre = browser.find(".axiom-picker button.piece[data-piece^='S']")
     origin = str(sceptre.get_attribute("data-piece"))
@@ -70,8 +125,9 @@ def test_axiom_against_a_bot_to_the_result(
     safe = [m for m in markers if not m["move"].split(" ")[1].startswith(origin)]
     browser.click_at(canvas, safe[0]["x"], safe[0]["y"])
     browser.wait(lambda: browser.finds("#move-list li[data-ply='1']"), what="the 3D move")
-    first = browser.text("#move-list li[data-ply='1']")
-    assert first.startswith(origin) and first in offered
+    move = str(browser.find("#move-list li[data-ply='1']").get_attribute("data-move"))
+    assert move.startswith(origin) and move in offered
+    assert browser.text("#move-list li[data-ply='1']").startswith(f"Sceptre {origin[1:]} to the ")
     turns = play_to_end(browser, axiom_through_picker)
     assert turns > 2
     summary = api(web_server.url, f"/api/matches/{match}")

@@ -32,10 +32,17 @@ export interface MatchSummary {
   plies: number;
   to_move: number;
   created: string;
+  /** Last change (ISO-8601 with offset); older servers leave it out. */
+  updated?: string | null;
+  /** Seconds since the last change, by the server's clock (lists only). */
+  idle_seconds?: number | null;
   seats: SeatInfo[];
   result: number[] | null;
   result_text: string | null;
 }
+
+/** An item of GET /api/matches: the summary's facts, some of them left out of lists. */
+export type MatchListItem = Omit<MatchSummary, "seats" | "plies" | "to_move"> & Partial<Pick<MatchSummary, "seats" | "plies" | "to_move">>;
 
 export interface RecordMove {
   player: number;
@@ -50,6 +57,47 @@ export interface GameRecord {
   initial_position: string | null;
   moves: RecordMove[];
   [key: string]: unknown;
+}
+
+/** A bot as the lobby offers it: name, strength rank (higher plays better), one line. */
+export interface AgentInfo {
+  name: string;
+  strength: number;
+  summary: string;
+}
+
+/** Accept both the list-of-objects answer and an older server's list of names. */
+export function normaliseAgents(raw: unknown): AgentInfo[] {
+  if (!Array.isArray(raw)) return [];
+  const out: AgentInfo[] = raw.map((item, i) =>
+    typeof item === "string"
+      ? { name: item, strength: i, summary: "" }
+      : {
+          name: String((item as AgentInfo).name),
+          strength: Number((item as AgentInfo).strength ?? i),
+          summary: String((item as AgentInfo).summary ?? ""),
+        },
+  );
+  return out.sort((a, b) => a.strength - b.strength || a.name.localeCompare(b.name));
+}
+
+/**
+ * A server timestamp as a Date, parsed as given: the server's ISO-8601 times carry their offset
+ * ("+00:00"), so nothing is appended. Returns null when it cannot be read (never "Invalid Date").
+ */
+export function parseTime(text: string | null | undefined): Date | null {
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** "just now", "5 min", "3 h", "2 days": how long ago, in words. */
+export function agoWords(date: Date, now: Date = new Date()): string {
+  const seconds = Math.max(0, (now.getTime() - date.getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400 * 2) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86400)} days`;
 }
 
 export class ApiError extends Error {
@@ -83,9 +131,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 export const api = {
   games: () => call<GameInfo[]>("GET", "/api/games"),
-  agents: () => call<string[]>("GET", "/api/agents"),
-  matches: (status: string, limit = 30) =>
-    call<MatchSummary[]>("GET", `/api/matches?status=${encodeURIComponent(status)}&limit=${limit}`),
+  /** The bots fit for a game string (every bot without one), weakest first. */
+  agents: async (game?: string) =>
+    normaliseAgents(await call<unknown>("GET", game ? `/api/agents?game=${encodeURIComponent(game)}` : "/api/agents")),
+  /** Matches of one status; ``idleMax`` (seconds) leaves out open/running ones idle longer. */
+  matches: (status: string, limit = 30, idleMax: number | null = null) =>
+    call<MatchListItem[]>(
+      "GET",
+      `/api/matches?status=${encodeURIComponent(status)}&limit=${limit}${idleMax === null ? "" : `&idle_max=${idleMax}`}`,
+    ),
   match: (id: string) => call<MatchSummary>("GET", `/api/matches/${encodeURIComponent(id)}`),
   create: (game: string, seats: { kind: string; agent?: string }[], seed?: number) =>
     call<MatchSummary>("POST", "/api/matches", seed === undefined ? { game, seats } : { game, seats, seed }),

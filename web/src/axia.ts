@@ -70,20 +70,30 @@ interface AxiaView {
 const COLS = "abcdef";
 const REGION_CLASS: Record<string, string> = { forest: "r-forest", desert: "r-desert", mountain: "r-mountain", lake: "r-lake", temple: "r-temple" };
 
+/**
+ * The notation tokens of a move, by what they name. A territory cell (after "@", e.g. "T12@C1")
+ * becomes "@C1", so that it never matches the column slot C1 of "S07>C1".
+ */
 function tokens(move: string): string[] {
-  return move.split(/[\s>@+,=]+/).filter(Boolean);
+  const at = move.indexOf("@");
+  const cell = at >= 0 ? [`@${move.slice(at + 1).trim()}`] : [];
+  return [...(at >= 0 ? move.slice(0, at) : move).split(/[\s>+,=]+/).filter(Boolean), ...cell];
 }
 
 function pretty(id: string): string {
   return id.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
-function shortBeast(beast: string): string {
+/** A beast's full name: "sentinel_mountain" -> "Mountain Sentinel", "acolyte_3" -> "Acolyte 3". */
+export function beastName(beast: string): string {
   const [name, extra] = beast.split("_");
-  const base = name.slice(0, 4);
-  const tag = extra ? (/^\d+$/.test(extra) ? extra : extra[0].toUpperCase()) : "";
-  return base.charAt(0).toUpperCase() + base.slice(1) + (tag ? `·${tag}` : "");
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  if (!extra) return cap(name);
+  if (/^\d+$/.test(extra) || name === "acolyte" || name === "temple") return `${cap(name)} ${cap(extra)}`;
+  return `${cap(extra)} ${cap(name)}`;
 }
+
+const REGIONS = ["forest", "desert", "mountain", "lake", "temple"];
 
 function scoringText(side: ScoringSide | undefined): string {
   if (!side) return "";
@@ -161,10 +171,10 @@ export function createAxiaBoard(): Board {
     if (data) {
       node.classList.add(REGION_CLASS[data.region] ?? "r-other");
       node.append(
-        el("span", { class: "beast", text: shortBeast(data.beast) }),
+        el("span", { class: "beast", text: beastName(data.beast) }),
         el("span", { class: "die-need", text: `${data.die === "magic" ? "✦M" : "P"}${data.critical ? ` ${data.critical}` : ""}` }),
       );
-      node.title = `${name}: ${pretty(data.beast)} · ${data.region} · needs ${data.die}${data.critical ? ` · critical ${data.critical}` : " · no number"}`;
+      node.title = `${name}: ${beastName(data.beast)} · ${data.region} · needs a ${data.die} die${data.critical ? ` · critical ${data.critical}` : " · no number"}`;
     } else node.append(el("span", { class: "beast", text: name }));
     if (mark === "w") {
       node.classList.add("wounded");
@@ -177,14 +187,22 @@ export function createAxiaBoard(): Board {
     return interactive ? clickable(node, [name], `${node.title || name}, ${state}`) : node;
   }
 
+  /**
+   * A territory: column slots across the top, row slots down the left, and the 3x3 card grid
+   * with the space names of the notation along its edges (a–f across, 1–6 down).
+   */
   function territory(player: PlayerView, index: number, mine: boolean): HTMLElement {
     const box = el("div", { class: `territory${mine ? " mine" : ""}`, "data-player": String(index) });
-    // Column slots across the top, row slots down the left.
-    const top = el("div", { class: "slots slots-top" }, el("span", { class: "corner" }));
+    const top = el("div", { class: "slots slots-top" });
     for (let c = 0; c < 3; c++) top.append(slot(player, 3 + c, mine));
-    const body = el("div", { class: "grid-body" });
     const left = el("div", { class: "slots left" });
     for (let r = 0; r < 3; r++) left.append(slot(player, r, mine));
+    const letters = el("div", { class: "axis letters", "aria-hidden": "true" });
+    const numbers = el("div", { class: "axis numbers", "aria-hidden": "true" });
+    for (let k = 0; k < 3; k++) {
+      letters.append(el("div", { class: "pair" }, el("span", { text: COLS[2 * k] }), el("span", { text: COLS[2 * k + 1] })));
+      numbers.append(el("div", { class: "pair" }, el("span", { text: String(2 * k + 1) }), el("span", { text: String(2 * k + 2) })));
+    }
     const cells = el("div", { class: "cells" });
     for (let cell = 0; cell < 9; cell++) {
       const cr = Math.floor(cell / 3);
@@ -201,12 +219,14 @@ export function createAxiaBoard(): Board {
         cardNode.title = card;
       } else {
         cardNode.append(el("span", { class: "cell-name", text: cellName }));
-        if (mine) clickable(cardNode, [cellName], `empty cell ${cellName}`);
+        // A card goes to a cell with "T12@B2": the cell's token is "@B2" (see tokens()).
+        if (mine) clickable(cardNode, [`@${cellName}`], `empty cell ${cellName}`);
       }
       cells.append(cardNode);
     }
-    body.append(left, cells);
-    box.append(top, body);
+    box.append(el("span", { class: "corner" }), el("span", { class: "corner" }), top);
+    box.append(el("span", { class: "corner" }), el("span", { class: "corner" }), letters);
+    box.append(left, numbers, cells);
     return box;
   }
 
@@ -250,7 +270,7 @@ export function createAxiaBoard(): Board {
       { class: "axia-head" },
       el("span", { class: "pill", text: `Round ${Math.min(8, view.round)} of 8` }),
       el("span", { class: "pill", text: `Phase: ${view.phase}` }),
-      el("span", { class: "pill", text: `Starting Slayer: player ${view.starting_slayer}` }),
+      el("span", { class: "pill", text: `Starting Slayer: player ${view.starting_slayer + 1}` }),
       view.effect
         ? el("span", { class: "pill effect", id: "axia-effect", text: `Effect: ${pretty(view.effect.name)}${view.effect.region ? ` (${view.effect.region})` : ""} — choose a target` })
         : null,
@@ -262,8 +282,10 @@ export function createAxiaBoard(): Board {
         "div",
         { class: `die${die.magic ? " magic" : ""}${die.used_by !== null ? " used" : ""}`, "data-die": die.die },
         el("span", { class: "pips", text: die.value === null ? "?" : String(die.value) }),
-        el("small", { text: `${die.die}${die.used_by !== null ? ` · player ${die.used_by}` : ""}` }),
+        el("small", { class: "die-name", text: die.die }),
+        die.used_by !== null ? el("small", { class: "used-by", text: `✓ player ${die.used_by + 1}` }) : null,
       );
+      node.title = `${die.magic ? "magic" : "physical"} die ${die.die}${die.used_by !== null ? `, used by player ${die.used_by + 1}` : ""}`;
       dice.append(clickable(node, [die.die], `${die.magic ? "magic" : "physical"} die ${die.die} showing ${die.value ?? "?"}`));
     }
 
@@ -298,7 +320,7 @@ export function createAxiaBoard(): Board {
         el(
           "div",
           { class: "opponent" },
-          el("h4", { text: `Player ${i} · ${player.score ?? "?"} VP · ${player.hand_count} in hand · ${player.item_count} items${player.committed ? " · placed" : ""}` }),
+          el("h4", { text: `Player ${i + 1} · ${player.score ?? "?"} VP · ${player.hand_count} in hand · ${player.item_count} items${player.committed ? " · placed" : ""}` }),
           territory(player, i, false),
         ),
       );
@@ -335,7 +357,7 @@ export function createAxiaBoard(): Board {
     const scores = el("table", { class: "score-sheet", id: "score-sheet" }, el("tr", {}, el("th", { text: "Slayer" }), el("th", { text: "Score" }), el("th", { text: "Defeated" })));
     view.players.forEach((player, i) => {
       const defeated = [...player.marks].filter((m) => m === "X").length;
-      scores.append(el("tr", { class: i === me ? "me" : "" }, el("td", { text: `Player ${i}${i === me ? " (you)" : ""}` }), el("td", { text: String(player.score ?? "?") }), el("td", { text: String(defeated) })));
+      scores.append(el("tr", { class: i === me ? "me" : "" }, el("td", { text: `Player ${i + 1}${i === me ? " (you)" : ""}` }), el("td", { text: String(player.score ?? "?") }), el("td", { text: String(defeated) })));
     });
 
     const parts: (HTMLElement | null)[] = [
@@ -351,7 +373,7 @@ export function createAxiaBoard(): Board {
               { class: "my-area" },
               el("h3", { text: `Your territory · ${mine.score ?? 0} VP` }),
               territory(mine, me!, true),
-              el("p", { class: "legend muted", text: "P / ✦M: die needed · number: critical · ╱ wounded · ✕ defeated · slots: R rows (left), C columns (top)" }),
+              legend(),
               el("h3", { text: "Your hand, items and offers" }),
               hand,
             )
@@ -368,9 +390,22 @@ export function createAxiaBoard(): Board {
     const box = el("div", { class: "mini-spaces" });
     const data = customCards ? undefined : TERRITORY.get(card);
     for (const space of data?.spaces ?? []) {
-      box.append(el("span", { class: `space tiny ${REGION_CLASS[space.region] ?? ""}`, title: `${pretty(space.beast)} · ${space.region} · ${space.die}${space.critical ? ` · ${space.critical}` : ""}`, text: `${shortBeast(space.beast)}${space.critical ? ` ${space.critical}` : ""}${space.die === "magic" ? " ✦" : ""}` }));
+      box.append(el("span", { class: `space tiny ${REGION_CLASS[space.region] ?? ""}`, title: `${beastName(space.beast)} · ${space.region} · ${space.die} die${space.critical ? ` · critical ${space.critical}` : ""}`, text: `${beastName(space.beast)}${space.critical ? ` ${space.critical}` : ""}${space.die === "magic" ? " ✦" : ""}` }));
     }
     return box;
+  }
+
+  /** What the colours and marks of a space mean. */
+  function legend(): HTMLElement {
+    const regions = el("span", { class: "legend-regions" });
+    for (const region of REGIONS) regions.append(el("span", { class: `swatch-region ${REGION_CLASS[region]}`, text: region }));
+    return el(
+      "div",
+      { class: "legend muted", id: "axia-legend" },
+      el("strong", { text: "Legend: " }),
+      regions,
+      el("span", { text: " · each space names its beast; P = needs a physical die, ✦M = needs a magic die; a number is the critical value · ╱ wounded · ✕ defeated · spaces a1–f6: letter across, number down · slots R1–R3 score rows (left), C1–C3 columns (top); cells A1–C3 hold territory cards" }),
+    );
   }
 
   return {

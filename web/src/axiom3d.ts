@@ -62,6 +62,43 @@ export function parseAxiomMove(move: string): { kind: "C" | "S"; from: Vec; to: 
 const key = (v: Vec) => v.join(",");
 const cellText = (v: Vec) => `(${v.join(",")})`;
 
+/** Which way a face or dome points, as players say it (north/east follow the table's compass). */
+const DIRECTION_WORDS: Record<string, string> = {
+  "z+": "up",
+  "z-": "down",
+  "x+": "east",
+  "x-": "west",
+  "y+": "north",
+  "y-": "south",
+};
+/** The face of a cube a sceptre stands on. */
+const FACE_WORDS: Record<string, string> = {
+  "z+": "top",
+  "z-": "underside",
+  "x+": "east face",
+  "x-": "west face",
+  "y+": "north face",
+  "y-": "south face",
+};
+
+/** "dome facing down (z-)" / "domes facing east + up (x+ z+)". */
+export function domeWords(faces: string[]): string {
+  if (!faces.length) return "no dome";
+  const words = faces.map((f) => DIRECTION_WORDS[f] ?? f).join(" + ");
+  return `${faces.length === 1 ? "dome" : "domes"} facing ${words} (${faces.join(" ")})`;
+}
+
+/** A move in a player's words: "Sceptre (-1,0,2) to the top of (0,0,2)". Null if not a move. */
+export function axiomMoveWords(move: string): string | null {
+  const parsed = parseAxiomMove(move);
+  if (!parsed) return null;
+  if (parsed.kind === "S") {
+    const face = FACE_WORDS[parsed.faces[0] ?? "z+"] ?? parsed.faces[0];
+    return `Sceptre ${cellText(parsed.from)} to the ${face} of ${cellText(parsed.to)}`;
+  }
+  return `Cube ${cellText(parsed.from)} to ${cellText(parsed.to)}, ${domeWords(parsed.faces).replace(/ \(.*\)$/, "")}`;
+}
+
 function toThree(cell: Vec): THREE.Vector3 {
   return new THREE.Vector3(cell[0], cell[2] - 0.5, -cell[1]);
 }
@@ -71,6 +108,31 @@ function dirThree(face: string): THREE.Vector3 {
 }
 
 const CUBE = { black: 0x34343c, white: 0xece6d6 };
+
+/** A flat text label that always faces the camera (drawn on a canvas: no fonts fetched). */
+function textSprite(text: string): THREE.Sprite {
+  const canvas = document.createElement("canvas");
+  canvas.width = 128;
+  canvas.height = 64;
+  const g = canvas.getContext("2d");
+  if (g) {
+    g.fillStyle = "rgba(255, 253, 248, 0.85)";
+    g.beginPath();
+    g.roundRect(4, 8, 120, 48, 12);
+    g.fill();
+    g.fillStyle = "#3a2d1c";
+    g.font = "bold 30px system-ui, sans-serif";
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    g.fillText(text, 64, 33);
+  }
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false }));
+  sprite.scale.set(0.9, 0.45, 1);
+  sprite.renderOrder = 2;
+  return sprite;
+}
 const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
 
 export function createAxiomBoard(): Board {
@@ -85,7 +147,13 @@ export function createAxiomBoard(): Board {
   scene.add(grid);
   const pieces = new THREE.Group();
   const markers = new THREE.Group();
-  scene.add(pieces, markers);
+  const compass = new THREE.Group();
+  scene.add(pieces, markers, compass);
+  for (const [face, letter] of [["y+", "N"], ["x+", "E"], ["y-", "S"], ["x-", "W"]] as const) {
+    const sprite = textSprite(`${letter} ${face}`);
+    sprite.userData = { face };
+    compass.add(sprite);
+  }
 
   const info = el("p", { class: "muted axiom-info", id: "axiom-info" });
   const picker = el("div", { class: "axiom-picker", id: "axiom-picker", role: "group", "aria-label": "Your pieces and their moves" });
@@ -94,6 +162,8 @@ export function createAxiomBoard(): Board {
   let context: BoardContext | null = null;
   let selected: string | null = null; // "S(x,y,z)" or "C(x,y,z)"
   let target: string | null = null; // cube target cell key
+  let hoverTarget: string | null = null; // target cell under the pointer (3D) or a focused button
+  let preview: string | null = null; // the placement move previewed (hover/focus on its button)
   let current: AxiomPiece[] = [];
   let lastPosition = "";
 
@@ -159,8 +229,6 @@ export function createAxiomBoard(): Board {
 
   function build(): void {
     disposeGroup(pieces);
-    disposeGroup(markers);
-    const view = context?.view as { position?: string } | undefined;
     const moved = context?.lastMove ? parseAxiomMove(context.lastMove) : null;
     for (const piece of current) {
       const mesh = piece.kind === "C" ? cubeMesh(piece) : sceptreMesh(piece);
@@ -173,6 +241,17 @@ export function createAxiomBoard(): Board {
       else if (moved && moved.kind === piece.kind && key(moved.to) === key(piece.cell)) markSelected(mesh, 0x6a4cff);
       pieces.add(mesh);
     }
+    buildMarkers();
+  }
+
+  /**
+   * What the selected piece may do, kept sparse: a sceptre's destinations as green balls; a
+   * cube's target cells as small green balls, with a see-through cube only where the pointer is
+   * (or the cell chosen), and the domes only for the placement being previewed.
+   */
+  function buildMarkers(): void {
+    disposeGroup(markers);
+    const markerMaterial = () => new THREE.MeshStandardMaterial({ color: 0x2ecc71, emissive: 0x1a8f4d, emissiveIntensity: 0.6 });
     if (selected) {
       const moves = ownMoves(selected);
       if (selected.startsWith("S")) {
@@ -180,7 +259,7 @@ export function createAxiomBoard(): Board {
           const parsed = parseAxiomMove(move);
           if (!parsed) continue;
           const n = dirThree(parsed.faces[0] ?? "z+");
-          const marker = new THREE.Mesh(new THREE.SphereGeometry(0.17, 16, 12), new THREE.MeshStandardMaterial({ color: 0x2ecc71, emissive: 0x1a8f4d, emissiveIntensity: 0.6 }));
+          const marker = new THREE.Mesh(new THREE.SphereGeometry(0.17, 16, 12), markerMaterial());
           marker.position.copy(toThree(parsed.to)).add(n.multiplyScalar(0.62));
           marker.userData = { move };
           markers.add(marker);
@@ -191,27 +270,83 @@ export function createAxiomBoard(): Board {
         for (const move of moves) {
           const parsed = parseAxiomMove(move);
           if (!parsed || seen.has(key(parsed.to))) continue;
-          seen.add(key(parsed.to));
-          const isTarget = key(parsed.to) === target;
-          const ghost = new THREE.Mesh(boxGeometry, new THREE.MeshStandardMaterial({ color: isTarget ? 0x2ecc71 : 0x7fd8a6, transparent: true, opacity: isTarget ? 0.55 : 0.3, depthWrite: false }));
-          ghost.position.copy(toThree(parsed.to));
-          ghost.scale.setScalar(0.9);
-          ghost.userData = { target: key(parsed.to) };
-          markers.add(ghost);
+          const cell = key(parsed.to);
+          seen.add(cell);
+          const chosen = cell === target;
+          if (chosen || cell === hoverTarget) {
+            const shown = preview && key(parseAxiomMove(preview)?.to ?? [0, 0, 0]) === cell ? parseAxiomMove(preview)!.faces : [];
+            const ghost = cubeMesh({ colour: piece?.colour ?? "black", cell: parsed.to, faces: shown }, true);
+            ghost.scale.setScalar(chosen ? 0.92 : 0.8);
+            ghost.userData = { target: cell };
+            markers.add(ghost);
+          } else {
+            const marker = new THREE.Mesh(new THREE.SphereGeometry(0.15, 14, 10), markerMaterial());
+            marker.position.copy(toThree(parsed.to));
+            marker.userData = { target: cell };
+            markers.add(marker);
+          }
         }
-        if (piece && target) void 0;
       }
     }
-    if (view?.position === undefined) info.textContent = "";
     publishTargets();
     stage.requestRender();
+  }
+
+  /**
+   * Frame the whole structure: aim at the middle of its bounding sphere and step back until all
+   * of it is in view, keeping the direction the player looks from. Runs after every move.
+   */
+  function frame(smooth: boolean): void {
+    if (!pieces.children.length) return;
+    pieces.updateMatrixWorld(true);
+    const box = new THREE.Box3().setFromObject(pieces);
+    box.expandByPoint(new THREE.Vector3(box.min.x, 0, box.min.z)); // the table under it
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const radius = Math.max(2.2, sphere.radius + 0.35);
+    const camera = stage.camera;
+    const controls = stage.controls;
+    const fromTarget = controls ? controls.target.clone() : sphere.center.clone();
+    const fromPosition = camera.position.clone();
+    const direction = fromPosition.clone().sub(fromTarget).normalize();
+    const vertical = THREE.MathUtils.degToRad(camera.fov);
+    const horizontal = 2 * Math.atan(Math.tan(vertical / 2) * camera.aspect);
+    const distance = Math.min(28, radius / Math.sin(Math.min(vertical, horizontal) / 2));
+    const toTarget = sphere.center.clone();
+    const toPosition = toTarget.clone().add(direction.multiplyScalar(distance));
+    // The compass letters sit on the table just outside the structure.
+    for (const sprite of compass.children) {
+      const n = dirThree((sprite.userData as { face: string }).face);
+      sprite.position.set(toTarget.x + n.x * (radius + 0.2), 0.25, toTarget.z + n.z * (radius + 0.2));
+    }
+    const apply = (t: number) => {
+      camera.position.lerpVectors(fromPosition, toPosition, t);
+      if (controls) {
+        controls.target.lerpVectors(fromTarget, toTarget, t);
+        controls.update();
+      } else camera.lookAt(toTarget);
+      camera.updateMatrixWorld(true);
+      publishTargets();
+    };
+    if (!smooth || !stage.renderer) {
+      apply(1);
+      stage.requestRender();
+      return;
+    }
+    const start = performance.now();
+    element.dataset.framing = "moving";
+    stage.animate((now) => {
+      const t = Math.min(1, (now - start) / 400);
+      apply(t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2);
+      if (t >= 1) element.dataset.framing = "still";
+      return t < 1;
+    });
   }
 
   /** Publish where sceptre heads and destination markers show on the canvas (tests, tools). */
   function publishTargets(): void {
     if (!stage.renderer) return;
     scene.updateMatrixWorld(true);
-    const points: { id?: string; move?: string; x: number; y: number }[] = [];
+    const points: { id?: string; move?: string; target?: string; x: number; y: number }[] = [];
     for (const group of pieces.children) {
       const data = group.userData as { id?: string; piece?: AxiomPiece };
       if (data.piece?.kind !== "S") continue;
@@ -219,19 +354,67 @@ export function createAxiomBoard(): Board {
       points.push({ id: data.id, ...stage.project(head) });
     }
     for (const marker of markers.children) {
-      const move = (marker.userData as { move?: string }).move;
-      if (move) points.push({ move, ...stage.project(marker.getWorldPosition(new THREE.Vector3())) });
+      const data = marker.userData as { move?: string; target?: string };
+      if (data.move) points.push({ move: data.move, ...stage.project(marker.getWorldPosition(new THREE.Vector3())) });
+      else if (data.target) points.push({ target: data.target, ...stage.project(marker.getWorldPosition(new THREE.Vector3())) });
     }
     stage.renderer.domElement.dataset.targets = JSON.stringify(points);
+    // Where the whole structure shows on the canvas (its box's corners), to check the framing.
+    if (pieces.children.length) {
+      const box = new THREE.Box3().setFromObject(pieces);
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (const x of [box.min.x, box.max.x])
+        for (const y of [box.min.y, box.max.y])
+          for (const z of [box.min.z, box.max.z]) {
+            const p = stage.project(new THREE.Vector3(x, y, z));
+            xs.push(p.x);
+            ys.push(p.y);
+          }
+      const rect = stage.renderer.domElement.getBoundingClientRect();
+      stage.renderer.domElement.dataset.frame = JSON.stringify({
+        left: Math.min(...xs),
+        top: Math.min(...ys),
+        right: Math.max(...xs),
+        bottom: Math.max(...ys),
+        width: Math.round(rect.width),
+        height: Math.round(rect.height),
+      });
+    }
   }
   stage.controls?.addEventListener("change", publishTargets);
-  new ResizeObserver(publishTargets).observe(stage.canvasBox);
+  let framedSize = "";
+  new ResizeObserver(() => {
+    const size = `${stage.canvasBox.clientWidth}`;
+    if (size !== framedSize && current.length) {
+      framedSize = size;
+      requestAnimationFrame(() => frame(false));
+    } else publishTargets();
+  }).observe(stage.canvasBox);
 
   function select(id: string | null): void {
     selected = id;
     target = null;
+    hoverTarget = null;
+    preview = null;
     build();
     renderPicker();
+  }
+
+  function chooseTarget(cell: string): void {
+    target = cell;
+    preview = null;
+    buildMarkers();
+    renderPicker();
+  }
+
+  /** The hint says what this step wants, in a player's words. */
+  function hint(): string {
+    if (!selected) return "Step 1: pick a piece — click one of your sceptres or cubes, in 3D or in the list below.";
+    if (selected.startsWith("S"))
+      return `Step 2: choose where the sceptre goes — click a green ball or a destination below (click the sceptre again to pick another piece).`;
+    if (!target) return "Step 2 of 3: choose the cell the cube moves to — click a green ball (the cube shows where you point) or a cell below.";
+    return `Step 3 of 3: choose which way the cube's domes face at (${target}) — point at a choice to preview it.`;
   }
 
   function renderPicker(): void {
@@ -244,7 +427,8 @@ export function createAxiomBoard(): Board {
       info.textContent = `${where} · drag to orbit, scroll to zoom`;
       return;
     }
-    info.textContent = "Pick a piece (click it in 3D or below); its moves light up in green.";
+    info.textContent = hint();
+    info.setAttribute("data-step", !selected ? "piece" : selected.startsWith("S") ? "destination" : target ? "domes" : "cell");
     const origins = [...new Set(legal.map((m) => m.split(" ")[0]))].sort();
     const row = el("div", { class: "pieces" }, el("span", { class: "group-label", text: "Your pieces" }));
     for (const origin of origins) {
@@ -255,10 +439,17 @@ export function createAxiomBoard(): Board {
     picker.append(row);
     if (!selected) return;
     const moves = ownMoves(selected);
-    const list = el("div", { class: "destinations" }, el("span", { class: "group-label", text: selected.startsWith("S") ? "Destinations" : "Target cells" }));
+    const list = el(
+      "div",
+      { class: "destinations" },
+      el("span", { class: "group-label", text: selected.startsWith("S") ? "Where the sceptre goes" : "Cell the cube moves to" }),
+    );
     if (selected.startsWith("S")) {
       for (const move of moves) {
-        const b = el("button", { type: "button", class: "move", "data-move": move, text: move.split(" ")[1] });
+        const parsed = parseAxiomMove(move);
+        const face = parsed ? FACE_WORDS[parsed.faces[0] ?? "z+"] ?? "" : "";
+        const b = el("button", { type: "button", class: "move", "data-move": move, text: parsed ? `${face} of ${cellText(parsed.to)}` : move.split(" ")[1] });
+        b.title = move;
         b.addEventListener("click", () => context?.play(move));
         list.append(b);
       }
@@ -266,32 +457,40 @@ export function createAxiomBoard(): Board {
       const targets = [...new Set(moves.map((m) => parseAxiomMove(m)).filter((p) => p !== null).map((p) => key(p!.to)))];
       for (const t of targets) {
         const b = el("button", { type: "button", class: "target", "data-target": t, "aria-pressed": String(t === target), text: `(${t})` });
-        b.addEventListener("click", () => {
-          target = t;
-          build();
-          renderPicker();
-        });
+        b.addEventListener("click", () => chooseTarget(t));
+        const point = (cell: string | null) => () => {
+          if (hoverTarget === cell) return;
+          hoverTarget = cell;
+          buildMarkers();
+        };
+        b.addEventListener("mouseenter", point(t));
+        b.addEventListener("mouseleave", point(null));
         list.append(b);
       }
     }
     picker.append(list);
     if (selected.startsWith("C") && target) {
-      const placements = el("div", { class: "placements" }, el("span", { class: "group-label", text: `Dome placement at (${target})` }));
-      for (const move of moves.filter((m) => key(parseAxiomMove(m)!.to) === target)) {
+      const options = moves.filter((m) => key(parseAxiomMove(m)!.to) === target);
+      const count = parseAxiomMove(options[0] ?? "")?.faces.length ?? 1;
+      const placements = el(
+        "div",
+        { class: "placements", role: "group", "aria-label": `Which way the dome${count === 1 ? "" : "s"} face` },
+        el("span", { class: "group-label", text: `Which way the cube's dome${count === 1 ? " faces" : "s face"} at (${target}) — then it is placed` }),
+      );
+      for (const move of options) {
         const parsed = parseAxiomMove(move)!;
-        const b = el("button", { type: "button", class: "move", "data-move": move, text: parsed.faces.join(" ") || "(no dome)" });
+        const words = domeWords(parsed.faces);
+        const b = el("button", { type: "button", class: "move dome-choice", "data-move": move, text: `Place with ${words}` });
+        b.title = move;
         b.addEventListener("click", () => context?.play(move));
-        const preview = () => {
-          const piece = current.find((p) => `C${cellText(p.cell)}` === selected);
-          const old = markers.getObjectByName("preview");
-          if (old) markers.remove(old);
-          const ghost = cubeMesh({ colour: piece?.colour ?? "black", cell: parsed.to, faces: parsed.faces }, true);
-          ghost.name = "preview";
-          markers.add(ghost);
-          stage.requestRender();
+        const show = (on: boolean) => () => {
+          preview = on ? move : preview === move ? null : preview;
+          buildMarkers();
         };
-        b.addEventListener("mouseenter", preview);
-        b.addEventListener("focus", preview);
+        b.addEventListener("mouseenter", show(true));
+        b.addEventListener("focus", show(true));
+        b.addEventListener("mouseleave", show(false));
+        b.addEventListener("blur", show(false));
         placements.append(b);
       }
       picker.append(placements);
@@ -355,14 +554,25 @@ export function createAxiomBoard(): Board {
       while (object && !object.userData.id && !object.userData.move && !object.userData.target) object = object.parent;
       if (!object) return;
       if (object.userData.move) return context.play(object.userData.move as string);
-      if (object.userData.target) {
-        target = object.userData.target as string;
-        build();
-        renderPicker();
-        return;
-      }
+      if (object.userData.target) return chooseTarget(object.userData.target as string);
       const id = object.userData.id as string;
       if (ownMoves(id).length) select(id === selected ? null : id);
+    });
+    // Pointing at a cube's target cell shows the cube there (only that one, never all of them).
+    let pointed = 0;
+    stage.renderer.domElement.addEventListener("pointermove", (event) => {
+      if (!selected?.startsWith("C") || pointed) return;
+      pointed = requestAnimationFrame(() => {
+        pointed = 0;
+        const hit = stage.pick(event, markers.children);
+        let object: THREE.Object3D | null = hit?.object ?? null;
+        while (object && !object.userData.target) object = object.parent;
+        const cell = (object?.userData.target as string | undefined) ?? null;
+        if (cell !== hoverTarget) {
+          hoverTarget = cell;
+          buildMarkers();
+        }
+      });
     });
   }
 
@@ -375,6 +585,8 @@ export function createAxiomBoard(): Board {
       if (legalChanged) {
         selected = null;
         target = null;
+        hoverTarget = null;
+        preview = null;
       }
       if (position !== lastPosition || legalChanged || ctx.replay) {
         const before = current;
@@ -385,6 +597,8 @@ export function createAxiomBoard(): Board {
         // The pieces as text, for tests and assistive tools (the 3D view is a picture).
         element.dataset.pieces = current.map((p) => `${p.colour} ${p.kind} ${cellText(p.cell)} ${p.faces.join(" ")}`).sort().join("; ");
         build();
+        // After every move (and on the first picture) the camera frames the whole structure.
+        if (changed) frame(before.length > 0 && !ctx.replay);
       }
       renderPicker();
     },

@@ -1,6 +1,10 @@
 // The lobby: pick a game and its options, seat people and bots, create, share, join, watch.
-import { api, el, navigate, storeToken, playerName, setPlayerName, baseGame } from "./api";
-import type { GameInfo, MatchSummary } from "./api";
+import { api, el, navigate, storeToken, playerName, setPlayerName, baseGame, parseTime, agoWords, ApiError } from "./api";
+import type { AgentInfo, GameInfo, MatchListItem } from "./api";
+
+/** Open and running matches idle longer than this are left out while the box is ticked. */
+export const IDLE_HIDE_SECONDS = 86400;
+const HIDE_IDLE_KEY = "gameshelf:hide-idle";
 
 const PLAIN_NAMES: Record<string, string> = {
   cage: "Rubik's Cage",
@@ -27,7 +31,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
   document.title = "gameshelf — lobby";
   root.replaceChildren(el("p", { class: "muted", text: "Loading the lobby…" }));
   let games: GameInfo[];
-  let agents: string[];
+  let agents: AgentInfo[];
   try {
     [games, agents] = await Promise.all([api.games(), api.agents()]);
   } catch (error) {
@@ -71,20 +75,70 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     return 2;
   }
 
+  const agentsNote = el("p", { class: "muted small", id: "agents-note" });
+
+  /** Seats numbered from 1 for people (the protocol's seat index is one less). */
   function renderSeats(): void {
     const previous = [...seatsBox.querySelectorAll<HTMLSelectElement>("select")].map((s) => s.value);
     seatsBox.replaceChildren(el("legend", { text: "Seats" }));
     const n = seatCount();
     const game = current();
+    const names = agents.map((a) => a.name);
+    const fallback = names.includes("greedy") ? "bot:greedy" : names.length ? `bot:${names[0]}` : "open";
     for (let i = 0; i < n; i++) {
       const select = el("select", { id: `seat-${i}`, "data-seat": String(i) });
       select.append(el("option", { value: "you", text: "You (this browser)" }));
       select.append(el("option", { value: "open", text: "Another player (share a link)" }));
-      for (const agent of agents) select.append(el("option", { value: `bot:${agent}`, text: `Bot: ${agent}` }));
-      select.value = previous[i] ?? (i === 0 ? "you" : agents.includes("greedy") ? "bot:greedy" : `bot:${agents[0]}`);
-      const label = game.name === "axiom" ? (i === 0 ? "Black (moves first)" : "White") : `Player ${i}${i === 0 ? " (moves first)" : ""}`;
-      seatsBox.append(el("div", { class: "row" }, el("label", { for: `seat-${i}`, text: label }), select));
+      if (agents.length) {
+        const group = el("optgroup", { label: "Bots, weakest first" });
+        for (const agent of agents) {
+          const option = el("option", { value: `bot:${agent.name}`, "data-strength": String(agent.strength), text: `Bot: ${agent.name}${agent.summary ? ` — ${agent.summary}` : ""}` });
+          option.title = agent.summary;
+          group.append(option);
+        }
+        select.append(group);
+      }
+      const wanted = previous[i] ?? (i === 0 ? "you" : fallback);
+      // A bot that cannot play the game chosen now is replaced by the default bot.
+      select.value = wanted.startsWith("bot:") && !names.includes(wanted.slice(4)) ? fallback : wanted;
+      const help = el("small", { class: "seat-help muted", id: `seat-help-${i}` });
+      const describe = () => {
+        const agent = agents.find((a) => `bot:${a.name}` === select.value);
+        help.textContent = agent?.summary ?? "";
+      };
+      select.addEventListener("change", describe);
+      describe();
+      const label = game.name === "axiom" ? (i === 0 ? "Black (moves first)" : "White") : `Player ${i + 1}${i === 0 ? " (moves first)" : ""}`;
+      seatsBox.append(el("div", { class: "row" }, el("label", { for: `seat-${i}`, text: label }), select), help);
     }
+    seatsBox.append(agentsNote);
+  }
+
+  // The bots offered are those the server says can play this game string (options included).
+  let agentsAsked = 0;
+  let agentsTimer: number | undefined;
+  async function refreshAgents(): Promise<void> {
+    const mine = ++agentsAsked;
+    const game = gameString();
+    seatsBox.setAttribute("data-agents", "loading");
+    try {
+      const fit = await api.agents(game);
+      if (mine !== agentsAsked) return;
+      agents = fit;
+      agentsNote.textContent = fit.length ? "" : "No bot can play this game with these options.";
+    } catch (error) {
+      if (mine !== agentsAsked) return;
+      agentsNote.textContent = `Bots unknown for these options: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    renderSeats();
+    // For tests and tools: which game string the offered bots are for.
+    seatsBox.setAttribute("data-agents", "ready");
+    seatsBox.setAttribute("data-agents-for", game);
+  }
+  function agentsSoon(): void {
+    seatsBox.setAttribute("data-agents", "loading");
+    window.clearTimeout(agentsTimer);
+    agentsTimer = window.setTimeout(() => void refreshAgents(), 250);
   }
 
   function renderOptions(): void {
@@ -102,7 +156,10 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
         input = el("select", { id, "data-option": option.name });
         for (let n = range[0]; n <= range[1]; n++) input.append(el("option", { value: String(n), text: n === 1 ? "1 (solo)" : String(n) }));
         input.value = option.default;
-        input.addEventListener("change", renderSeats);
+        input.addEventListener("change", () => {
+          renderSeats();
+          agentsSoon();
+        });
       } else if (option.choices && option.choices.length) {
         input = el("select", { id, "data-option": option.name });
         for (const choice of option.choices) input.append(el("option", { value: choice, text: choice.replace(/_/g, " ") }));
@@ -115,6 +172,10 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
         input = el("input", { id, "data-option": option.name, placeholder: option.default === "None" ? "" : option.default });
       }
       input.setAttribute("data-default", option.default);
+      if (option.name !== "players") {
+        input.addEventListener("change", agentsSoon);
+        if (input instanceof HTMLInputElement) input.addEventListener("input", agentsSoon);
+      }
       const words = option.doc ? option.doc.charAt(0).toUpperCase() + option.doc.slice(1) : option.name;
       const row = el("div", { class: "row option" }, el("label", { for: id, text: words }), input);
       row.title = `${option.name}: ${option.allowed}`;
@@ -122,6 +183,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     }
     if (more.childElementCount > 1) optionsBox.append(more);
     renderSeats();
+    void refreshAgents();
   }
 
   function gameString(): string {
@@ -156,7 +218,10 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
       }
       navigate(`/play/${match.id}`);
     } catch (error) {
-      message.textContent = `Could not create the match: ${error instanceof Error ? error.message : String(error)}`;
+      const text = error instanceof Error ? error.message : String(error);
+      message.textContent = `Could not create the match: ${text}`;
+      if (error instanceof ApiError) message.setAttribute("data-code", error.code);
+      if (error instanceof ApiError && error.code === "agent/unfit") void refreshAgents();
       submit.disabled = false;
     }
   });
@@ -187,33 +252,55 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     lists.append(el("h3", { text: title }), box);
   }
   const refresh = el("button", { type: "button", id: "refresh", text: "Refresh lists" });
-  lists.append(refresh);
+  const hideIdle = el("input", { type: "checkbox", id: "hide-idle" });
+  hideIdle.checked = localStorage.getItem(HIDE_IDLE_KEY) !== "false";
+  lists.append(
+    el("div", { class: "inline list-tools" }, refresh, el("label", { class: "check", for: "hide-idle" }, hideIdle, " Hide matches idle over a day")),
+  );
 
+  let listsAsked = 0;
   async function loadLists(): Promise<void> {
+    const mine = ++listsAsked;
+    const idleMax = hideIdle.checked ? IDLE_HIDE_SECONDS : null;
     for (const status of ["open", "running", "finished"]) {
       const box = listBoxes[status];
       try {
-        const matches = await api.matches(status, 20);
+        let matches = await api.matches(status, 20, status === "finished" ? null : idleMax);
+        if (mine !== listsAsked) return;
+        // Also filtered here, for a server that does not know idle_max.
+        if (idleMax !== null && status !== "finished") matches = matches.filter((m) => idleSeconds(m) <= idleMax);
         box.replaceChildren(matches.length ? matchTable(matches, status) : el("p", { class: "muted", text: "None." }));
       } catch (error) {
         box.replaceChildren(el("p", { class: "error", text: String(error) }));
       }
     }
+    lists.setAttribute("data-loaded", String(mine));
   }
   refresh.addEventListener("click", () => void loadLists());
+  hideIdle.addEventListener("change", () => {
+    localStorage.setItem(HIDE_IDLE_KEY, String(hideIdle.checked));
+    void loadLists();
+  });
 
   root.replaceChildren(el("div", { class: "lobby" }, form, lists));
   void loadLists();
 }
 
-function seatWords(match: MatchSummary): string {
+/** Seconds since the match last changed (0 when the server does not say). */
+function idleSeconds(match: MatchListItem): number {
+  if (typeof match.idle_seconds === "number") return match.idle_seconds;
+  const updated = parseTime(match.updated ?? null);
+  return updated ? Math.max(0, (Date.now() - updated.getTime()) / 1000) : 0;
+}
+
+function seatWords(match: MatchListItem): string {
   if (!match.seats) return "";
   return match.seats
     .map((s) => (s.kind === "bot" ? `bot ${s.agent ?? s.name ?? ""}` : s.taken ? s.name || "player" : "free seat"))
     .join(" · ");
 }
 
-function matchTable(matches: MatchSummary[], status: string): HTMLElement {
+function matchTable(matches: MatchListItem[], status: string): HTMLElement {
   const list = el("ul", { class: "matches" });
   for (const match of matches) {
     const title = PLAIN_NAMES[baseGame(match.game)] ?? match.game;
@@ -225,26 +312,37 @@ function matchTable(matches: MatchSummary[], status: string): HTMLElement {
     if (status === "open") open("Join", `/play/${match.id}`);
     if (status !== "finished") open("Watch", `/play/${match.id}?watch=1`);
     else open("Replay", `/play/${match.id}?replay=1`);
+    // The server's own words for the result (seats counted from 1; a solo game's score and
+    // rank); only an older server without them gets the fallback, also counting from 1.
     let result = match.result_text ? ` — ${match.result_text}` : "";
     if (!result && match.result) {
       const best = Math.max(...match.result);
       const winners = match.result.map((r, i) => (r === best ? i + 1 : 0)).filter(Boolean);
-      result = match.result.every((r) => r === best) ? " — draw" : ` — won by player ${winners.join(" & ")}`;
+      result =
+        match.result.length === 1
+          ? ` — score ${match.result[0]}`
+          : match.result.every((r) => r === best)
+            ? " — draw"
+            : ` — won by player ${winners.join(" & ")}`;
     }
-    list.append(
-      el(
-        "li",
-        { "data-match": match.id },
-        el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== baseGame(match.game) ? match.game : ""} `),
-        el("span", {
-          class: "who muted",
-          text: [seatWords(match), match.plies !== undefined ? `${match.plies} moves` : "", match.created ? new Date(match.created + "Z").toLocaleString() : ""]
-            .filter(Boolean)
-            .join(" · ") + result,
-        }),
-        actions,
-      ),
+    const created = parseTime(match.created);
+    const updated = parseTime(match.updated ?? null);
+    const idle = status !== "finished" && updated ? `idle ${agoWords(new Date(Date.now() - idleSeconds(match) * 1000))}` : "";
+    const item = el(
+      "li",
+      { "data-match": match.id },
+      el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== baseGame(match.game) ? match.game : ""} `),
+      el("span", {
+        class: "who muted",
+        text: [seatWords(match), match.plies !== undefined ? `${match.plies} moves` : "", created ? created.toLocaleString() : "", idle]
+          .filter(Boolean)
+          .join(" · ") + result,
+      }),
+      actions,
     );
+    if (updated) item.setAttribute("data-idle", String(Math.round(idleSeconds(match))));
+    if (result) item.setAttribute("data-result", result.slice(3));
+    list.append(item);
   }
   return list;
 }

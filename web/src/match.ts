@@ -5,14 +5,20 @@ import type { GameRecord, MatchSummary } from "./api";
 import type { Board, BoardContext, StateMessage } from "./types";
 import { rulesPanel } from "./rules";
 import { createCageBoard, replayCage } from "./cage3d";
-import { createAxiomBoard, replayAxiom } from "./axiom3d";
+import { axiomMoveWords, createAxiomBoard, replayAxiom } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
 
-function seatLabel(game: string, seat: number): string {
+/** A seat as people name it: counted from 1 (the protocol's seat index is one less). */
+export function seatLabel(game: string, seat: number): string {
   if (baseGame(game) === "axiom") return seat === 0 ? "Black" : "White";
-  return `Player ${seat}`;
+  return `Player ${seat + 1}`;
+}
+
+/** A move in words a player uses, where the game has them (else null: the notation says it). */
+function moveWords(game: string, move: string): string | null {
+  return baseGame(game) === "axiom" ? axiomMoveWords(move) : null;
 }
 
 function createBoard(game: string): Board {
@@ -68,6 +74,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   let requestId = 0;
   let replay: { record: GameRecord; ply: number } | null = null;
   let overDismissed = false;
+  let typed: { id: number; text: string } | null = null;
+  let recordMoves: string[] | null = null;
+  let recordAsked = false;
   const board = createBoard(game);
 
   // --- layout --------------------------------------------------------------------------
@@ -91,7 +100,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     el("div", { class: "inline" }, notationInput, notationButton),
     el("small", { id: "notation-help", class: "muted", text: "Any legal move in the game's notation (see the rules panel)." }),
   );
-  const undoButton = el("button", { type: "button", id: "undo", text: "Undo my last move", title: "Take back your last move (key: u)" });
+  const undoButton = el("button", { type: "button", id: "undo", text: "Undo my last move", title: "Take back your last move, and a bot's reply after it (key: u)" });
   const moveList = el("ol", { class: "move-list", id: "move-list", "aria-label": "Moves played" });
   const share = el("div", { class: "share", id: "share" });
   const replayBox = el("section", { class: "replay card", id: "replay", hidden: "" });
@@ -141,20 +150,35 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     socket.send(JSON.stringify(payload));
   }
 
-  function play(move: string): void {
+  /** Send a move; returns its request id (null when nothing was sent). */
+  function play(move: string): number | null {
     const seat = activeSeat();
-    if (!state || seat === null || busy || replay) return;
+    if (!state || seat === null || busy || replay) return null;
     busy = true;
     message.textContent = "";
     legalBox.setAttribute("data-ready", "false");
     for (const b of legalBox.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
-    send({ type: "move", seat, move, version: state.version, id: ++requestId });
+    const id = ++requestId;
+    send({ type: "move", seat, move, version: state.version, id });
+    return id;
+  }
+
+  /**
+   * The held seat that may undo now, from the server's `can_undo` (a missing field is false).
+   * Against a bot this takes back your move and the bot's replies after it.
+   */
+  function undoSeat(): number | null {
+    if (!state || replay || state.status !== "running") return null;
+    const s = state;
+    const able = held.filter((seat) => s.seats[String(seat)]?.can_undo === true);
+    if (!able.length) return null;
+    if (s.last_move && able.includes(s.last_move.player)) return s.last_move.player;
+    return able[0];
   }
 
   function undo(): void {
-    if (!state || !state.last_move || replay) return;
-    const seat = state.last_move.player;
-    if (!held.includes(seat)) return;
+    const seat = undoSeat();
+    if (!state || seat === null || busy) return;
     busy = true;
     send({ type: "undo", seat, version: state.version, id: ++requestId });
   }
@@ -246,21 +270,50 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     legalBox.setAttribute("data-version", String(state?.version ?? -1));
     notationInput.disabled = !ready;
     notationButton.disabled = !ready;
-    const canUndo =
-      !!state && !replay && state.status === "running" && !!state.last_move && held.includes(state.last_move.player) && state.moves !== undefined && !busy;
-    undoButton.disabled = !canUndo;
+    undoButton.disabled = busy || undoSeat() === null;
     undoButton.hidden = !held.length;
     notationForm.hidden = !held.length;
+  }
+
+  /** After a game with hidden information the moves come from the record. */
+  async function loadRecordMoves(): Promise<void> {
+    if (recordAsked) return;
+    recordAsked = true;
+    try {
+      recordMoves = (await api.record(matchId)).moves.map((m) => m.move);
+    } catch {
+      recordAsked = false;
+      return;
+    }
+    if (!replay) renderMoves(shownMoves(), null);
+  }
+
+  function shownMoves(): string[] | undefined {
+    if (state?.moves !== undefined) return state.moves;
+    if (state?.status === "finished") {
+      if (recordMoves) return recordMoves;
+      void loadRecordMoves();
+    }
+    return undefined;
   }
 
   function renderMoves(moves: string[] | undefined, highlight: number | null): void {
     moveList.replaceChildren();
     if (moves === undefined) {
-      moveList.append(el("li", { class: "muted hidden-moves", text: `${state?.plies ?? 0} moves (hidden information: shown after the game)` }));
+      const text =
+        state?.status === "finished"
+          ? `${state.plies} moves (loading the record…)`
+          : `${state?.plies ?? 0} moves (hidden information: shown after the game)`;
+      moveList.append(el("li", { class: "muted hidden-moves", text }));
       return;
     }
     moves.forEach((move, i) => {
-      const item = el("li", { "data-ply": String(i + 1), text: move });
+      const words = moveWords(game, move);
+      const item = el("li", { "data-ply": String(i + 1), "data-move": move });
+      if (words) {
+        item.append(el("span", { class: "words", text: words }), " ", el("code", { class: "notation", text: move }));
+        item.title = move;
+      } else item.textContent = move;
       if (highlight !== null && i + 1 === highlight) item.classList.add("current");
       if (replay) {
         item.tabIndex = 0;
@@ -342,7 +395,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     renderLegal();
     renderSeats();
     if (!replay) {
-      renderMoves(state?.moves, null);
+      renderMoves(shownMoves(), null);
       board.update(context());
     }
     renderOver();
@@ -402,7 +455,10 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     (replayBox.querySelector("#replay-range") as HTMLInputElement).value = String(ply);
     const label = replayBox.querySelector("#replay-ply") as HTMLElement;
     const move = ply > 0 ? replay.record.moves[ply - 1] : null;
-    label.textContent = move ? `After move ${ply} of ${n}: ${seatLabel(game, move.player)} played ${move.move}` : `Start position (${n} moves)`;
+    const words = move ? moveWords(game, move.move) : null;
+    label.textContent = move
+      ? `After move ${ply} of ${n}: ${seatLabel(game, move.player)} played ${move.move}${words ? ` (${words})` : ""}`
+      : `Start position (${n} moves)`;
     label.setAttribute("data-ply", String(ply));
     renderMoves(
       replay.record.moves.map((m) => m.move),
@@ -445,6 +501,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         const previous = state;
         state = data as unknown as StateMessage;
         busy = false;
+        // A typed move leaves the box once the server took it; a refused one stays to correct.
+        if (typed && state.ack !== undefined && Number(state.ack) === typed.id) {
+          if (notationInput.value.trim() === typed.text) notationInput.value = "";
+          typed = null;
+        }
         if (!previous || previous.status !== state.status || state.status === "open") {
           try {
             summary = await api.match(matchId);
@@ -455,6 +516,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         renderAll();
       } else if (data.type === "error") {
         busy = false;
+        if (typed && data.id !== undefined && Number(data.id) === typed.id) {
+          typed = null;
+          notationInput.focus();
+          notationInput.select();
+        }
         message.textContent = `${String(data.message)} (${String(data.code)})`;
         if (data.code === "state/stale-version") send({ type: "sync" });
         renderLegal();
@@ -474,8 +540,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     event.preventDefault();
     const move = notationInput.value.trim();
     if (!move) return;
-    notationInput.value = "";
-    play(move);
+    const id = play(move);
+    if (id !== null) typed = { id, text: move };
   });
   undoButton.addEventListener("click", undo);
   const keyHandler = (event: KeyboardEvent) => {

@@ -3,6 +3,8 @@
 export interface SeatState {
   view: Record<string, unknown>;
   legal_moves: string[];
+  /** True when this seat may take back its last move now (with any bot replies after it). */
+  can_undo?: boolean;
 }
 
 export interface StateMessage {
