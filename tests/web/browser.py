@@ -114,7 +114,7 @@ class Browser:
 
     def console_errors(self) -> list[str]:
         """The browser console's errors since the last call (failed loads, CSP refusals, ...)."""
-        entries: list[dict[str, Any]] = self.driver.get_log("browser")
+        entries: list[dict[str, Any]] = self.driver.get_log("browser")  # type: ignore[no-untyped-call]
         return [str(e.get("message")) for e in entries if e.get("level") == "SEVERE"]
 
     def screenshot(self, path: Path) -> None:

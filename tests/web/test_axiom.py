@@ -21,15 +21,15 @@ def framed(browser: Browser) -> dict[str, Any] | None:
     board = browser.find(".axiom-board")
     if board.get_attribute("data-framing") == "moving":
         return None
-    found: dict[str, Any] = json.loads(str(browser.find(".board-canvas").get_attribute("data-frame")))
+    found: dict[str, Any] = json.loads(
+        str(browser.find(".board-canvas").get_attribute("data-frame"))
+    )
     return found
 
 
 def in_view(frame: dict[str, Any]) -> bool:
-    return (
-        0 <= frame["left"] < frame["right"] <= frame["width"]
-        and 0 <= frame["top"] < frame["bottom"] <= frame["height"]
-    )
+    left, right, top, bottom = (int(frame[k]) for k in ("left", "right", "top", "bottom"))
+    return 0 <= left < right <= int(frame["width"]) and 0 <= top < bottom <= int(frame["height"])
 
 
 def axiom_through_picker(browser: Browser, moves: list[str], turn: int) -> None:
