@@ -2,15 +2,12 @@
 # Set up gameshelf in .venv (first run, or after pyproject.toml changes), build the browser
 # table (web/, with npm), and start the main job: the game server on an embedded SQLite
 # database (./gameshelf.sqlite3). It prints its URL.
-# Arguments go to `gameshelf serve`, e.g. scripts/start.sh --port 9000
+# Arguments go to `gameshelf serve`, e.g. scripts/start.sh --port 9000 (a busy port is named,
+# with this hint, before anything is served).
 # Terminal play instead: .venv/bin/gameshelf play cage --seat 0=human --seat 1=greedy
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/gameshelf ] || [ pyproject.toml -nt .venv/.installed ]; then
-  python3 -m venv .venv
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
-  touch .venv/.installed
-fi
+bash scripts/setup-venv.sh server
 if command -v npm >/dev/null 2>&1; then
   bash scripts/build-web.sh
 else

@@ -1,13 +1,72 @@
 #!/usr/bin/env bash
-# Set up gameshelf with its test tools in .venv and run everything CI runs:
-# ruff (lint), mypy (strict types) and the whole pytest suite on all cores.
+# The README's test command and all that CI runs (.ci/run calls only this). On a fresh clone of
+# a fresh machine it first sets up everything the tests need, then runs ruff (lint), mypy
+# (strict types) and the whole pytest suite on all cores:
+# - Debian's chromium and chromium-driver (the real-browser tests) and postgresql, installed
+#   with apt-get when missing (as root); where that cannot be done it stops before any test,
+#   with one line saying what to install;
+# - .venv with gameshelf[dev] (scripts/setup-venv.sh);
+# - the browser table, built from web/ with npm (scripts/build-web.sh; Node.js 20+);
+# - a throw-away PostgreSQL (scripts/postgres.sh): its URL goes to GAMESHELF_TEST_POSTGRES_URL
+#   so that the server suite runs on SQLite and on PostgreSQL (a URL already set is used).
+# Arguments go to pytest, e.g. scripts/test.sh tests/cli -x. A skipped test fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+
+stop() {
+  echo "test: $*" >&2
+  exit 1
+}
+
+# Debian packages the tests need that are missing here.
+missing_packages() {
+  local wanted=()
+  [ -x "${GAMESHELF_CHROMIUM:-/usr/bin/chromium}" ] || wanted+=(chromium)
+  [ -x "${GAMESHELF_CHROMEDRIVER:-/usr/bin/chromedriver}" ] || wanted+=(chromium-driver)
+  if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ]; then
+    if ! command -v pg_ctlcluster >/dev/null 2>&1 \
+      || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+      wanted+=(postgresql)
+    fi
+  fi
+  echo "${wanted[*]}"
+}
+
+missing=$(missing_packages)
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    stop "the tests need Debian's $missing: install them (as root: apt-get install $missing), then run again"
+  fi
+  echo "test: installing $missing with apt-get"
+  # shellcheck disable=SC2086  # one word per package
+  if ! apt-get update -qq || ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; then
+    stop "apt-get could not install $missing: install them (apt-get install $missing), then run again"
+  fi
+  missing=$(missing_packages)
+  [ -z "$missing" ] || stop "still missing after apt-get: $missing (set GAMESHELF_CHROMIUM / GAMESHELF_CHROMEDRIVER if they live elsewhere)"
+fi
+command -v npm >/dev/null 2>&1 \
+  || stop "npm not found: install Node.js 20 or newer (with npm) to build the browser table, then run again"
+if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ] && [ "$(id -u)" != 0 ]; then
+  stop "the server tests need PostgreSQL: run as root (scripts/postgres.sh starts one) or set GAMESHELF_TEST_POSTGRES_URL to an empty database of yours"
+fi
+
+bash scripts/setup-venv.sh dev
+bash scripts/build-web.sh
+if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ]; then
+  GAMESHELF_TEST_POSTGRES_URL=$(bash scripts/postgres.sh) \
+    || stop "scripts/postgres.sh could not start PostgreSQL (see above)"
+fi
+export GAMESHELF_TEST_POSTGRES_URL
+
 echo "== ruff"
 .venv/bin/ruff check src tests
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"
-.venv/bin/python -m pytest -n auto -q "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+.venv/bin/python -m pytest -n auto -q "$@" 2>&1 | tee "$log"
+if tail -n 1 "$log" | grep -Eq '[0-9]+ (skipped|xfailed|xpassed)'; then
+  stop "some tests did not run (see the summary above): everything must run here"
+fi

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import importlib.util
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -146,6 +148,23 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Raise a one-line error naming ``port`` (and how to pick another) if it is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise GameshelfError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+            raise GameshelfError(
+                f"port {port} on {host} is already in use (another gameshelf server?): stop "
+                f"it or pick another port with --port, e.g. --port {port + 1} "
+                f"(scripts/start.sh --port {port + 1})"
+            ) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Start the game server (needs the ``server`` extra)."""
     try:
@@ -165,6 +184,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gameshelf.server.settings import ServerSettings, parse_card_sets
 
     settings = ServerSettings.from_arguments(args)
+    check_port_free(args.host, args.port)
     app = create_app(
         url,
         bot_workers=args.bot_workers,

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Create .venv and install gameshelf into it, editable, with one extra: `server` (what
+# scripts/start.sh needs) or `dev` (everything the tests need; it includes server).
+# Quick when nothing changed: pip runs again only after pyproject.toml changes.
+#   scripts/setup-venv.sh dev
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=${1:-server}
+stamp=.venv/.installed-$extra
+if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ]; then
+  exit 0
+fi
+python=${PYTHON:-python3}
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  echo "setup: gameshelf needs Python 3.11 or newer as $python (or set PYTHON=/path/to/python3.11)" >&2
+  exit 1
+fi
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv || {
+    echo "setup: '$python -m venv' failed; install Debian's python3-venv and run again" >&2
+    exit 1
+  }
+fi
+echo "setup: installing gameshelf[$extra] into .venv" >&2
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extra]"
+touch "$stamp"
+if [ "$extra" = dev ]; then
+  touch .venv/.installed-server
+fi
