@@ -5,15 +5,19 @@ No wall-clock thresholds: only that every figure is there, positive and consiste
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench.py"
+import gameshelf.bench as bench_module
+from gameshelf.cli.main import main as gameshelf_main
+
+ROOT = Path(__file__).resolve().parents[2]
 TINY = [
     "--rounds", "1", "--seconds", "0.05", "--mcts-seconds", "0.01", "--mcts-sims", "2",
     "--memory-steps", "30",
@@ -21,12 +25,8 @@ TINY = [
 
 
 def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gameshelf_bench_under_test", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """The benchmark as the package ships it (``benchmarks/bench.py`` is a shim over it)."""
+    return bench_module
 
 
 def expected_keys(bench: ModuleType) -> set[str]:
@@ -89,3 +89,68 @@ def test_a_row_that_cannot_start_is_reported_missing(
     assert rows["playout/ours/cage"]["value"] > 0
     adapter_ratio = next(r for r in report["ratios"] if r["ours"] == "playout/adapter/cage")
     assert adapter_ratio["ratio"] is None and adapter_ratio["met"] is None
+
+
+def test_the_command_runs_quick_from_the_installed_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``gameshelf bench --quick`` (shortened further) goes through the command's own parser."""
+    out = tmp_path / "bench.json"
+    assert gameshelf_main(["bench", "--quick", *TINY, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["settings"]["rounds"] == 1 and report["missing"] == {}
+    assert "skipped:" not in capsys.readouterr().out
+
+
+def test_bench_help_runs_outside_the_checkout(tmp_path: Path) -> None:
+    """The console script, from a folder with no benchmarks/ in sight, shows the options."""
+    script = Path(sys.executable).with_name("gameshelf")
+    result = subprocess.run(
+        [str(script), "bench", "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    for option in ("--quick", "--json", "--png", "--rounds"):
+        assert option in result.stdout
+    assert "OpenSpiel" in result.stdout
+
+
+def test_the_checkout_shim_is_the_same_program(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "PYTHONPATH": ""}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), *TINY, "--json", str(out)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert {row["key"] for row in json.loads(out.read_text())["rows"]} == expected_keys(
+        bench_module
+    )
+
+
+def test_a_missing_package_names_what_to_install_and_the_skipped_comparisons(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without OpenSpiel the reference rows are missing, and the table says which and why."""
+
+    def no_openspiel(*args: object) -> None:
+        raise ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel")
+
+    monkeypatch.setattr(bench_module, "_spiel_factory", no_openspiel)
+    monkeypatch.setattr(bench_module, "_spiel_mcts", no_openspiel)
+    monkeypatch.setattr(bench_module, "GAMES", ("cage",))
+    monkeypatch.setattr(bench_module, "OPENSPIEL_GAMES", ("connect_four",))
+    assert bench_module.main(TINY) == 0
+    printed = capsys.readouterr().out
+    hint = "package missing: OpenSpiel: pip install 'gameshelf[rl]'"
+    assert f"skipped: Cage fast path vs C++ connect_four ({hint})" in printed
+    assert f"skipped: our MCTS vs MCTSBot on cage ({hint})" in printed
+    assert "skipped: cage through the adapter" not in printed  # that one ran
+
+
+def test_png_without_matplotlib_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import raises ModuleNotFoundError
+    status = gameshelf_main(["bench", *TINY, "--png", str(tmp_path / "x.png")])
+    assert status == 2
+    assert "--png needs matplotlib: pip install 'gameshelf[arena]'" in capsys.readouterr().err

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
-import importlib.util
 import os
 import socket
 import sys
@@ -211,17 +210,10 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Run the side-by-side benchmarks (``benchmarks/bench.py`` of a source checkout)."""
-    script = Path(__file__).resolve().parents[3] / "benchmarks" / "bench.py"
-    if not script.is_file():
-        raise GameshelfError("gameshelf bench runs from a source checkout (benchmarks/bench.py)")
-    spec = importlib.util.spec_from_file_location("gameshelf_bench", script)
-    if spec is None or spec.loader is None:
-        raise GameshelfError(f"cannot load {script}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gameshelf_bench"] = module
-    spec.loader.exec_module(module)
-    return int(module.main(args.rest))
+    """Run the side-by-side benchmarks (:mod:`gameshelf.bench`)."""
+    from gameshelf.bench import run_command
+
+    return run_command(args)
 
 
 def _add_server_limits(serve: argparse.ArgumentParser) -> None:
@@ -301,10 +293,15 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument("--cards", metavar="FILE", help="a card file of your own, checked first")
     cards.set_defaults(func=cmd_cards)
 
+    from gameshelf.bench import DESCRIPTION, add_arguments
+
     bench = sub.add_parser(
-        "bench", help="side-by-side speed benchmarks (--quick, --json FILE)", add_help=False
+        "bench",
+        help="side-by-side speed benchmarks (--quick, --json FILE)",
+        description=DESCRIPTION + " Rows whose package (OpenSpiel, matplotlib) is missing are "
+        "reported as skipped, with what to install.",
     )
-    bench.add_argument("rest", nargs=argparse.REMAINDER)
+    add_arguments(bench)
     bench.set_defaults(func=cmd_bench)
 
     from gameshelf.arena.cli import add_arena_parser, add_solve_parser
