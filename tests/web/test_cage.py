@@ -151,6 +151,7 @@ def test_hot_seat_undo_and_keyboard(web_server: WebServer, browser_factory: Brow
     browser.wait(lambda: len(browser.finds("#move-list li[data-ply]")) == 1, what="T1+")
     browser.find("#notation").send_keys("T1-\n")
     browser.wait(lambda: "illegal" in browser.text("#message").lower(), what="the refusal")
+    assert browser.find("#notation").get_attribute("value") == "T1-"  # kept, to correct it
     assert browser.finds('.cage-turns button[data-turn="T1-"].forbidden')
     assert not browser.find('.cage-turns button[data-turn="T1-"]').is_enabled()
     turns = play_to_end(browser, cage_through_board)

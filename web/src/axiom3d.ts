@@ -128,9 +128,8 @@ function textSprite(text: string): THREE.Sprite {
   }
   const texture = new THREE.CanvasTexture(canvas);
   texture.colorSpace = THREE.SRGBColorSpace;
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false }));
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture }));
   sprite.scale.set(0.9, 0.45, 1);
-  sprite.renderOrder = 2;
   return sprite;
 }
 const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
@@ -316,7 +315,7 @@ export function createAxiomBoard(): Board {
     // The compass letters sit on the table just outside the structure.
     for (const sprite of compass.children) {
       const n = dirThree((sprite.userData as { face: string }).face);
-      sprite.position.set(toTarget.x + n.x * (radius + 0.2), 0.25, toTarget.z + n.z * (radius + 0.2));
+      sprite.position.set(toTarget.x + n.x * (radius + 0.6), 0.25, toTarget.z + n.z * (radius + 0.6));
     }
     const apply = (t: number) => {
       camera.position.lerpVectors(fromPosition, toPosition, t);
