@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .browser import Browser
-from .conftest import BrowserFactory, WebServer
+from .conftest import SCREENSHOTS, BrowserFactory, WebServer
 from .helpers import agents_ready, api
 
 BOT = {"kind": "bot", "agent": "random"}
@@ -114,6 +114,7 @@ def test_lobby_lists_results_from_1_and_idle_matches(
     browser.click("#hide-idle")
     assert "idle 2 days" in browser.find(item.format("open", stale)).text
     assert "Invalid Date" not in browser.text("#main")
+    browser.screenshot(SCREENSHOTS / "lobby.png")
     # The pages need nothing from outside (the server's Content-Security-Policy refuses it),
     # and nothing is missing: not even the favicon.
     browser.open(f"{base}/play/{fresh}")
