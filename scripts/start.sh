@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-venv.sh server
+.venv/bin/python -m gameshelf.cli.preflight "$@"  # a busy port: say so now, not after the build
 if command -v npm >/dev/null 2>&1; then
   bash scripts/build-web.sh
 else

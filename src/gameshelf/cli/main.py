@@ -19,7 +19,15 @@ from gameshelf.core.perft import divide, perft
 from gameshelf.core.record import load_record, replay
 from gameshelf.core.registry import available_games, game_entry, load
 
-from .play import default_reader, interactive, new_table, parse_seats, play_bots_only
+from .play import (
+    announce,
+    default_reader,
+    interactive,
+    new_table,
+    parse_seats,
+    play_bots_only,
+    resume_table,
+)
 
 
 def _color(args: argparse.Namespace) -> bool:
@@ -72,23 +80,37 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play in the terminal."""
-    game = load(args.game)
-    seats = parse_seats(game, args.seat or [])
-    table = new_table(game, seats, args.seed)
+    """Play in the terminal (a new game, or one saved with ``save FILE`` via ``--resume``)."""
+    if args.resume:
+        if args.game:
+            raise GameshelfError("give a game or --resume FILE, not both")
+        table = resume_table(args.resume, args.seat or [])
+        defaulted: list[int] = []
+    elif not args.game:
+        raise GameshelfError("which game? e.g. gameshelf play cage (or --resume FILE)")
+    else:
+        game = load(args.game)
+        seats, defaulted = parse_seats(game, args.seat or [])
+        table = new_table(game, seats, args.seed)
     color = _color(args)
-    if "human" not in seats:
+    if not table.humans():
         status = play_bots_only(table, sys.stdout, args.quiet, color)
     else:
-        print(
-            f"{game.game_string}: seats {', '.join(f'{i}={s}' for i, s in enumerate(seats))}, "
-            f"seed {table.seed}. Type help for commands."
-        )
+        print(announce(table, defaulted))
         status = interactive(table, default_reader, sys.stdout, color)
     if args.save:
         table.record().save(args.save)
         print(f"record saved to {args.save}")
     return status
+
+
+def _bots_epilog() -> str:
+    """The bots a seat can take, weakest first, for ``play --help``."""
+    from gameshelf.agents.catalogue import agent_catalogue
+
+    lines = ["bots for --seat N=WHO, weakest first (not every bot fits every game):"]
+    lines += [f"  {info.name:<10} {info.summary}" for info in agent_catalogue()]
+    return "\n".join(lines)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -241,15 +263,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games and their options").set_defaults(func=cmd_games)
 
-    play = sub.add_parser("play", help="play in the terminal against bots or friends")
-    play.add_argument("game", help="game string, e.g. cage or 'cage(players=3)'")
+    play = sub.add_parser(
+        "play",
+        help="play in the terminal against bots or friends",
+        epilog=_bots_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("game", nargs="?", help="game string, e.g. cage or 'cage(players=3)'")
     play.add_argument(
         "--seat",
         action="append",
         metavar="N=WHO",
-        help="who sits at seat N: human, random or greedy (repeatable; "
-        "default: seat 0 human, the others random)",
+        help="who sits at seat N (0 = player 1): human or a bot listed below (repeatable; "
+        "default: seat 0 human, the others random, named when the game starts)",
     )
+    play.add_argument("--resume", metavar="FILE", help="go on with a game saved with 'save FILE'")
     play.add_argument("--seed", type=int, help="seed for bots and chance (default: random)")
     play.add_argument("--save", metavar="FILE", help="save the game record here at the end")
     play.add_argument("--quiet", action="store_true", help="bots only: print just the result")

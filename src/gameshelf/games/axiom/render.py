@@ -1,8 +1,10 @@
 """Pictures of an Axiom state: a layer-by-layer terminal view and an isometric SVG.
 
-Terminal symbols: a cube is its colour letter (``b``/``w``) and its dome directions as arrows
+Terminal view: each layer (z) is a grid with its x coordinates across and y down the side, north
+(y+) up and east (x+) to the right, so a cell's place in the grid is the ``(x,y,z)`` that moves
+name. In a cell, a cube is its colour letter (``b``/``w``) then its dome directions as arrows
 (``>`` x+, ``<`` x-, ``^`` y+, ``v`` y-, ``+`` z+, ``-`` z-); a sceptre on the cube follows as
-``B`` or ``W`` and the arrow of its face. North (y+) is up, east (x+) to the right.
+``B`` or ``W`` and the arrow of the face it stands on. A legend under the layers says so.
 """
 
 from __future__ import annotations
@@ -21,39 +23,71 @@ _RESET = "\x1b[0m"
 _CUBE_STYLE = ("\x1b[97;40m", "\x1b[30;47m")
 _SCEPTRE_STYLE = "\x1b[1;33m"
 
+LEGEND = (
+    "legend: b black cube, w white cube, then the faces with domes (all others are recesses):",
+    "          > x+ east   < x- west   ^ y+ north   v y- south   + z+ up   - z- down",
+    "        B black sceptre, W white sceptre, then the face it stands on (same arrows)",
+    "        moves name cells by (x,y,z): C(0,0,2) is the cube at x=0, y=0 in layer z=2,",
+    "        S(0,0,2) the sceptre standing on it",
+)
 
-def _token(state: AxiomState, cell: Cell, color: bool) -> str:
+
+def _cell_parts(state: AxiomState, cell: Cell) -> tuple[str, str]:
+    """The cube and sceptre tokens of ``cell`` (``("", "")`` when it is empty)."""
     value = state.cubes.get(cell)
     if value is None:
-        return "  .   "
+        return "", ""
     domes = "".join(ARROWS[d] for d in ALL_DIRS if value >> d & 1)
-    cube = f"{'bw'[value >> 6]}{domes:<2}"
-    sceptre = "  "
-    for owner, where, face in state.sceptres:
-        if where == cell:
-            sceptre = f"{'BW'[owner]}{ARROWS[face]}"
+    sceptres = " ".join(
+        f"{'BW'[owner]}{ARROWS[face]}" for owner, where, face in state.sceptres if where == cell
+    )
+    return f"{'bw'[value >> 6]}{domes}", sceptres
+
+
+def _cell_text(state: AxiomState, cell: Cell, width: int, color: bool) -> str:
+    """One grid cell, ``width`` characters wide, coloured when asked (padding stays plain)."""
+    cube, sceptre = _cell_parts(state, cell)
+    if not cube:
+        return f" {'.':<{width - 1}}"
+    plain = f"{cube} {sceptre}".rstrip()
+    padding = " " * (width - 1 - len(plain))
     if color:
+        value = state.cubes[cell]
         cube = f"{_CUBE_STYLE[value >> 6]}{cube}{_RESET}"
-        if sceptre.strip():
+        if sceptre:
             sceptre = f"{_SCEPTRE_STYLE}{sceptre}{_RESET}"
-    return f" {cube}{sceptre}"
+    return f" {cube}{' ' + sceptre if sceptre else ''}{padding}"
+
+
+def _layer(state: AxiomState, z: int, xs: range, ys: range, width: int, color: bool) -> list[str]:
+    """One layer as a boxed grid with x across the top and y down the left side."""
+    rule = "        +" + "+".join("-" * width for _ in xs) + "+"
+    top = "z=" + str(z) + (" (top)" if z == max(c[2] for c in state.cubes) else "")
+    top += " (bottom)" if z == 1 else ""
+    lines = [f"layer {top}", "         " + " ".join(f"{'x=' + str(x):^{width}}" for x in xs)]
+    lines.append(rule)
+    for y in ys:
+        row = "|".join(_cell_text(state, (x, y, z), width, color) for x in xs)
+        lines.append(f"  {'y=' + str(y):<6}|{row}|")
+        lines.append(rule)
+    return lines
 
 
 def render_text(state: AxiomState, color: bool = False) -> str:
-    """Layers from the top down, each a grid with north up; then the side to move or result."""
+    """Layers from the top down, each a labelled grid with north up; a legend; the side to
+    move or the result."""
     cells = list(state.cubes)
     if not cells:
         return f"(no cubes)\n{state.result_text()}\n"
     xs = range(min(c[0] for c in cells), max(c[0] for c in cells) + 1)
     ys = range(max(c[1] for c in cells), min(c[1] for c in cells) - 1, -1)
-    lines = []
+    longest = max(len(" ".join(_cell_parts(state, c)).rstrip()) for c in cells)
+    width = max(longest + 2, 6)
+    lines: list[str] = []
     for z in range(max(c[2] for c in cells), 0, -1):
-        lines.append(f"z={z:<2}" + "".join(f"{x:^6}" for x in xs))
-        for y in ys:
-            row = "".join(_token(state, (x, y, z), color) for x in xs)
-            lines.append(f"y={y:<2}{row}".rstrip())
+        lines.extend(_layer(state, z, xs, ys, width, color))
         lines.append("")
-    lines.append("cube: b/w + domes (> x+  < x-  ^ y+  v y-  + z+  - z-); sceptre: B/W + face")
+    lines.extend(LEGEND)
     if state.is_terminal():
         lines.append(f"game over: {state.result_text()}")
     else:
