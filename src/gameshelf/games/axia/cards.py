@@ -253,7 +253,7 @@ def _read_territory(check: _Checker, cards: Any, all_spaces: list[Space]) -> lis
 
 
 def _check_territory_totals(check: _Checker, spaces: list[Space]) -> None:
-    """Copy counts, region balance, magical share and critical mix over every readable space."""
+    """Copy counts, region balance, magical share, critical mix and no-number share."""
     if not spaces:
         return
     beasts = Counter(space.beast for space in spaces)
@@ -274,6 +274,12 @@ def _check_territory_totals(check: _Checker, spaces: list[Space]) -> None:
     missing = [str(n) for n in (None, 1, 2, 3, 4, 5, 6) if criticals[n] == 0]
     if missing:
         check.fail("critical.mix", f"no space with critical {', '.join(missing)}")
+    if criticals[None] * 3 > len(spaces):
+        check.fail(
+            "critical.share",
+            f"{criticals[None]} of {len(spaces)} spaces print no critical number; at most a "
+            "third may (the two-hit kill, wound then defeat, is the normal case)",
+        )
 
 
 def _read_criterion(check: _Checker, data: Any, where: str) -> Criterion | None:
