@@ -13,9 +13,8 @@ from gameshelf.games.axia.cards import REGIONS
 from gameshelf.games.axia.rules import TURN, AxiaState
 
 _ANY: Any = object()
-#: Beasts without an immediate effect (safe targets for die hits).
+#: Beasts without an immediate effect (safe targets for die hits; Rakya hits a beast).
 QUIET = (
-    "rakya",
     "ariak",
     "ryde",
     "corvo",

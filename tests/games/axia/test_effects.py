@@ -31,7 +31,7 @@ def legal(state) -> set[str]:  # type: ignore[no-untyped-def]
 # --- hits and critical hits ---------------------------------------------------------------
 def test_non_critical_hit_wounds_then_second_hit_defeats() -> None:
     s = make_turn_state(1, dice=(2, 2, 5))
-    put(s, "a1", beast="rakya", magic=False, critical=4)
+    put(s, "a1", beast=QUIET, magic=False, critical=4)
     s.play("P1>a1")
     assert marks(s, "a1") == [1]
     s.play("end") if "end" in legal(s) else None
@@ -42,22 +42,22 @@ def test_non_critical_hit_wounds_then_second_hit_defeats() -> None:
 
 def test_critical_number_defeats_at_once() -> None:
     s = make_turn_state(1, dice=(4, 1, 1))
-    put(s, "b2", beast="rakya", magic=False, critical=4)
+    put(s, "b2", beast=QUIET, magic=False, critical=4)
     s.play("P1>b2")
     assert marks(s, "b2") == [2]
 
 
 def test_no_printed_number_means_every_hit_is_critical() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
-    put(s, "b2", beast="rakya", magic=False, critical=None)
+    put(s, "b2", beast=QUIET, magic=False, critical=None)
     s.play("P1>b2")
     assert marks(s, "b2") == [2]
 
 
 def test_magic_die_is_wild_and_magical_beast_refuses_physical() -> None:
     s = make_turn_state(1, dice=(1, 1, 6))
-    put(s, "a1", beast="rakya", magic=True)
-    put(s, "a2", beast="rakya", magic=False)
+    put(s, "a1", beast=QUIET, magic=True)
+    put(s, "a2", beast=QUIET, magic=False)
     moves = legal(s)
     assert "P1>a1" not in moves and "P2>a1" not in moves
     assert {"M1>a1", "M1>a2", "P1>a2"} <= moves
@@ -69,8 +69,8 @@ def test_magic_die_is_wild_and_magical_beast_refuses_physical() -> None:
 
 def test_defeated_beast_cannot_be_targeted() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
-    put(s, "a1", beast="rakya", magic=False, mark=2)
-    put(s, "a2", beast="rakya", magic=False)
+    put(s, "a1", beast=QUIET, magic=False, mark=2)
+    put(s, "a2", beast=QUIET, magic=False)
     assert "P1>a1" not in legal(s)
     with pytest.raises(IllegalMove, match="already defeated"):
         s.play("P1>a1")
@@ -78,13 +78,13 @@ def test_defeated_beast_cannot_be_targeted() -> None:
 
 def test_waste_only_when_no_die_can_hit() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
-    put(s, "a1", beast="rakya", magic=True)
+    put(s, "a1", beast=QUIET, magic=True)
     assert legal(s) == {"M1>a1"}
     s2 = make_turn_state(1, dice=(1, 1, 1), options="must_hit_if_possible=false")
-    put(s2, "a1", beast="rakya", magic=True)
+    put(s2, "a1", beast=QUIET, magic=True)
     assert legal(s2) == {"M1>a1", "P1>-", "P2>-"}
     s3 = make_turn_state(1, dice=(1, 1, 1))
-    put(s3, "a1", beast="rakya", magic=True, mark=2)
+    put(s3, "a1", beast=QUIET, magic=True, mark=2)
     assert legal(s3) == {"P1>-", "P2>-", "M1>-"}
     s3.play("P1>-")
     assert s3.used[0] == 0 and s3.hit_done is False  # the turn ended: next turn begins
@@ -94,11 +94,11 @@ def test_waste_only_when_no_die_can_hit() -> None:
 def test_sentinel_hits_a_beast_of_its_region_even_magical() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
     trigger(s, "a1", "sentinel_lake")
-    put(s, "c1", beast="rakya", magic=True, region="lake")
-    put(s, "d1", beast="rakya", magic=False, region="forest")
+    put(s, "c1", beast=QUIET, magic=True, region="lake")
+    put(s, "d1", beast=QUIET, magic=False, region="forest")
     s.play("P1>a1")
     assert s.task() is not None and s.task()[0] == "sentinel"  # type: ignore[index]
-    assert legal(s) == {"hit c1"}
+    assert legal(s) == {"hit c1", "decline"}
     s.play("hit c1")
     assert marks(s, "c1") == [1]  # an effect hit is never critical
 
@@ -107,9 +107,9 @@ def test_temple_sentinel_defeats_a_temple_beast() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
     trigger(s, "a1", "temple_sentinel")
     put(s, "b1", beast="acolyte_2", magic=False)
-    put(s, "c1", beast="rakya", region="forest")
+    put(s, "c1", beast=QUIET, region="forest")
     s.play("P1>a1")
-    assert legal(s) == {"defeat b1"}
+    assert legal(s) == {"defeat b1", "decline"}
     s.play("defeat b1")
     assert marks(s, "b1") == [2]
 
@@ -117,10 +117,10 @@ def test_temple_sentinel_defeats_a_temple_beast() -> None:
 def test_torcha_hits_only_magical_beasts() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
     trigger(s, "a1", "torcha")
-    put(s, "f6", beast="rakya", magic=True)
-    put(s, "a2", beast="rakya", magic=False)
+    put(s, "f6", beast=QUIET, magic=True)
+    put(s, "a2", beast=QUIET, magic=False)
     s.play("P1>a1")
-    assert legal(s) == {"hit f6"}
+    assert legal(s) == {"hit f6", "decline"}
     with pytest.raises(IllegalMove, match="not a legal target of the torcha effect"):
         s.play("hit a2")
     with pytest.raises(IllegalMove, match="first resolve the torcha effect"):
@@ -130,12 +130,12 @@ def test_torcha_hits_only_magical_beasts() -> None:
 def test_cadra_defeats_a_magical_beast_in_its_row_or_column() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
     trigger(s, "c3", "cadra")
-    put(s, "f3", beast="rakya", magic=True)  # same row
+    put(s, "f3", beast=QUIET, magic=True)  # same row
     put(s, "c6", beast="ariak", magic=True)  # same column
-    put(s, "d4", beast="rakya", magic=True)  # neither
-    put(s, "a3", beast="rakya", magic=False)  # same row, not magical
+    put(s, "d4", beast=QUIET, magic=True)  # neither
+    put(s, "a3", beast=QUIET, magic=False)  # same row, not magical
     s.play("P1>c3")
-    assert legal(s) == {"defeat f3", "defeat c6"}
+    assert legal(s) == {"defeat f3", "defeat c6", "decline"}
     s.play("defeat c6")
     assert marks(s, "c6") == [2]
 
@@ -154,8 +154,8 @@ def test_rut_draws_an_item_as_a_chance_event() -> None:
 def test_zorak_copies_an_unused_die_but_not_a_used_one() -> None:
     s = make_turn_state(1, dice=(3, 6, 2))
     trigger(s, "a1", "zorak")
-    put(s, "b1", beast="rakya", magic=False, critical=6)
-    put(s, "c1", beast="rakya", magic=True)
+    put(s, "b1", beast=QUIET, magic=False, critical=6)
+    put(s, "c1", beast=QUIET, magic=True)
     s.play("P1>a1")  # P1 is now used
     moves = legal(s)
     assert not any(m.startswith("zorak P1") for m in moves)
@@ -172,9 +172,9 @@ def test_foga_hits_two_adjacent_beasts_and_chains() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
     trigger(s, "b2", "foga")
     put(s, "b3", beast="foga", magic=False, mark=1)  # wounded Foga below
-    put(s, "c2", beast="rakya", magic=True)
-    put(s, "a2", beast="rakya", magic=False)
-    put(s, "a4", beast="rakya", magic=False)  # adjacent to b3's neighbour... not to b2
+    put(s, "c2", beast=QUIET, magic=True)
+    put(s, "a2", beast=QUIET, magic=False)
+    put(s, "a4", beast=QUIET, magic=False)  # adjacent to b3's neighbour... not to b2
     put(s, "b4", beast="ariak", magic=False)  # adjacent to b3 only
     s.play("P1>b2")
     assert s.view(0)["effect"] == {"name": "foga", "space": "b2"}
@@ -184,7 +184,7 @@ def test_foga_hits_two_adjacent_beasts_and_chains() -> None:
     s.play("hit c2+b3")
     assert marks(s, "b3", "c2") == [2, 1]
     # the second Foga chains: its neighbours a3(empty), c3(empty), b2 (defeated), b4
-    assert legal(s) == {"hit b4"}
+    assert legal(s) == {"hit b4", "decline"}
     s.play("hit b4")
     assert marks(s, "b4") == [1]
 
@@ -192,7 +192,7 @@ def test_foga_hits_two_adjacent_beasts_and_chains() -> None:
 def test_foga_with_no_target_fizzles() -> None:
     s = make_turn_state(1, dice=(3, 1, 1))
     trigger(s, "a1", "foga")
-    put(s, "f6", beast="rakya", magic=False)
+    put(s, "f6", beast=QUIET, magic=False)
     s.play("P1>a1")
     assert s.task() is None and s.cur == 0 and not s.hit_done  # fizzled; next (solo) turn
 
@@ -209,8 +209,8 @@ def give(state, effect: str, region: str | None = None) -> str:  # type: ignore[
 def test_item_defeat_nonmagical() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     play = give(s, "defeat_nonmagical")
-    put(s, "a1", beast="rakya", magic=True)
-    put(s, "a2", beast="rakya", magic=False)
+    put(s, "a1", beast=QUIET, magic=True)
+    put(s, "a2", beast=QUIET, magic=False)
     s.play(play)
     assert legal(s) == {"defeat a2"}
     s.play("defeat a2")
@@ -226,7 +226,7 @@ def test_item_defeat_region_includes_magical_and_triggers_effects() -> None:
     s.play(play)
     assert legal(s) == {"defeat a1", "defeat a2"}
     s.play("defeat a1")
-    assert legal(s) == {"defeat a2"}  # the Temple Sentinel's effect follows
+    assert legal(s) == {"defeat a2", "decline"}  # the Temple Sentinel's effect follows
     s.play("defeat a2")
     assert marks(s, "a1", "a2") == [2, 2]
 
@@ -257,9 +257,9 @@ def test_item_change_die_value() -> None:
 def test_item_hit_two_diagonal_beasts() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     play = give(s, "hit_diagonal")
-    put(s, "b2", beast="rakya", magic=True)
-    put(s, "c3", beast="rakya", magic=False)
-    put(s, "c2", beast="rakya", magic=False)
+    put(s, "b2", beast=QUIET, magic=False)
+    put(s, "c3", beast=QUIET, magic=False)
+    put(s, "c2", beast=QUIET, magic=False)
     s.play(play)
     assert legal(s) == {"hit b2+c3"}
     s.play("hit b2+c3")
@@ -270,8 +270,8 @@ def test_only_one_item_per_turn_before_or_after_the_hit() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     first = give(s, "defeat_nonmagical")
     second = give(s, "change_die")
-    put(s, "a1", beast="rakya", magic=False)
-    put(s, "a2", beast="rakya", magic=False)
+    put(s, "a1", beast=QUIET, magic=False)
+    put(s, "a2", beast=QUIET, magic=False)
     s.play(first)
     s.play("defeat a1")
     assert second not in legal(s)
@@ -284,8 +284,8 @@ def test_only_one_item_per_turn_before_or_after_the_hit() -> None:
 def test_item_after_the_hit_then_end() -> None:
     s = make_turn_state(1, dice=(1, 1, 1))
     play = give(s, "defeat_nonmagical")
-    put(s, "a1", beast="rakya", magic=False)
-    put(s, "a2", beast="rakya", magic=False)
+    put(s, "a1", beast=QUIET, magic=False)
+    put(s, "a2", beast=QUIET, magic=False)
     s.play("P1>a1")
     assert legal(s) == {play, "end"}
     s.play(play)

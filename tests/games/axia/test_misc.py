@@ -32,6 +32,7 @@ def test_registered_with_options() -> None:
         "prioritize_objectives",
         "explore_regions",
         "must_hit_if_possible",
+        "rakya_effect",
     ]
     assert load("axia(players=3,explore_regions=true)").game_string == (
         "axia(players=3,explore_regions=true)"
@@ -53,13 +54,15 @@ def test_empty_deck_reuses_the_discard_pile() -> None:
     assert drawn in state.hands[state.start]
 
 
-def test_last_round_has_no_refill() -> None:
+def test_last_round_has_its_refill() -> None:
     rng = random.Random(22)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
     _play(state, rng, lambda s: s.round == 8 and s.phase == PLACE and not s.chance)
     _play(state, rng, lambda s: s.phase != PLACE)
-    assert state.phase == TURN and [len(h) for h in state.hands] == [2, 2]
+    assert state.phase == REFILL and [len(h) for h in state.hands] == [2, 2]
+    _play(state, rng, lambda s: s.phase == TURN)
+    assert [len(h) for h in state.hands] == [3, 3]
 
 
 def test_rut_with_an_empty_item_deck_draws_nothing() -> None:
@@ -91,7 +94,7 @@ def test_render_and_score_table_for_a_finished_game() -> None:
         assert len(sheet["scoring_cards"]) == 6
         assert (p in data["winners"]) == (state.returns()[p] == 1.0)
     table = format_score_sheet(state)
-    assert "scoring R1" in table and "winner" in table
+    assert "scoring R1" in table and ("winner" in table or "shared victory" in table)
     assert all(str(t) in table for t in totals)
 
 

@@ -183,7 +183,9 @@ def test_shared_victory_when_everything_ties() -> None:
     s = _finished([("a1", "ariak"), ("a2", "rakya")], [("a1", "ariak"), ("b2", "rakya")])
     totals = [s.score_sheet(p)["total"] for p in range(2)]
     assert s.returns() == [1.0, 1.0] and totals[0] == totals[1]
-    assert s.result_text() == f"draw (scores {totals[0]}, {totals[1]})"
+    assert s.winners() == [0, 1]
+    names = f"{s.describe_player(0)} and {s.describe_player(1)}"
+    assert s.result_text() == f"{names} share the victory (scores {totals[0]}, {totals[1]})"
 
 
 def test_higher_score_wins_before_tie_breakers() -> None:

@@ -15,14 +15,15 @@ from gameshelf.core.options import OptionSpec
 from gameshelf.core.registry import GameEntry, register
 
 from .cards import CardSet, load_cards
-from .rules import AxiaGame, AxiaState
+from .cardsets import resolve_cards
+from .rules import RAKYA_EFFECTS, AxiaGame, AxiaState
 from .scoring import solo_rank
 
 
 def _cards_path(text: str) -> str:
     if not text:
         raise ValueError("empty path")
-    load_cards(text)  # every named violation is reported now, as InvalidData
+    resolve_cards(text)  # every named violation is reported now, as InvalidData
     return text
 
 
@@ -32,9 +33,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "cards",
         "str",
         None,
-        "path of a card file to use instead of the shipped reconstruction",
+        "a card set: 'standard' (shipped), a registered set's name, or a card file's path",
         parser=_cards_path,
-        allowed="the path of a card file (see docs/games/axia.md)",
+        allowed="standard, a registered card set's name, or a card file's path "
+        "(see docs/games/axia.md)",
+        names_file=True,
     ),
     OptionSpec(
         "first_game", "bool", False, "deal 6 Scoring cards at random and place them randomly"
@@ -51,6 +54,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "bool",
         True,
         "forbid taking a die you cannot use while a usable die remains",
+    ),
+    OptionSpec(
+        "rakya_effect",
+        "choice",
+        RAKYA_EFFECTS[0],
+        "a defeated Rakya hits a non-magical beast (the Overview's eighth immediate effect), "
+        "or has no effect",
+        choices=RAKYA_EFFECTS,
     ),
 )
 
@@ -133,12 +144,16 @@ def format_score_sheet(state: State) -> str:
         rows.append(("rank", [players[0]["rank"]]))
     width = max(len(label) for label, _ in rows) + 2
     col = max([14, *(len(c) + 2 for _, cells in rows for c in cells)])
-    header = " " * width + "".join(f"{'player ' + str(s['player']):>{col}}" for s in players)
+    names = [state.describe_player(s["player"]) for s in players]
+    header = " " * width + "".join(f"{name:>{col}}" for name in names)
     lines = [header, "-" * len(header)]
     lines += [f"{label:<{width}}" + "".join(f"{c:>{col}}" for c in cells) for label, cells in rows]
     if data["final"]:
-        winners = data["winners"]
-        lines.append("winner: " + (", ".join(f"player {w}" for w in winners) or "shared victory"))
+        winners = [state.describe_player(w) for w in data["winners"]]
+        if len(winners) == 1:
+            lines.append(f"winner: {winners[0]}")
+        else:
+            lines.append("shared victory: " + ", ".join(winners))
     return "\n".join(lines) + "\n"
 
 

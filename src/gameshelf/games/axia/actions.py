@@ -23,7 +23,8 @@ PAIR = ZORAK + MAX_DICE * SPACES  # two spaces a < b (36 × 36)
 ITEM = PAIR + SPACES * SPACES  # play item card (24)
 CHANGE = ITEM + 24  # die (9) × new value (6)
 END = CHANGE + MAX_DICE * 6  # end the turn
-NUM_ACTIONS = END + 1
+DECLINE = END + 1  # decline the beast effect waiting for a target (effects are optional)
+NUM_ACTIONS = DECLINE + 1
 
 COLS = "abcdef"
 

@@ -3,7 +3,8 @@
 Player moves: ``S07>R1`` (scoring card to a slot), ``redraw T03,T12`` / ``redraw none``,
 ``T12@B2`` (place a card), ``take 2`` / ``deck`` (refill), ``P1>c4`` (take a die and hit),
 ``P1>-`` (take a die, no hit), ``hit c4`` / ``defeat c4`` (effect target), ``hit c4+d5``
-(two targets), ``zorak M1>c4``, ``item I07``, ``P2=5`` (change a die), ``end``.
+(two targets), ``zorak M1>c4``, ``item I07``, ``P2=5`` (change a die), ``end``, ``decline`` (a
+beast's effect).
 Chance: ``roll P1 4``, ``deal S07``, ``draw T12``, ``reveal T12``, ``draw I07``.
 """
 
@@ -93,6 +94,8 @@ def _notation(state: AxiaState, action: int) -> str:
         return f"{_die(state, die)}={value + 1}"
     if action == A.END:
         return "end"
+    if action == A.DECLINE:
+        return "decline"
     return f"?{action}"
 
 
@@ -138,6 +141,8 @@ def _parse(state: AxiaState, text: str) -> int:
             pass  # maybe a player move given at the wrong time: legality explains it
     if text == "end":
         return A.END
+    if text == "decline":
+        return A.DECLINE
     if text == "deck":
         return A.DECK
     if m := re.fullmatch(r"take ([1-3])", text):
@@ -191,8 +196,12 @@ def _parse(state: AxiaState, text: str) -> int:
 
 
 def _mask(state: AxiaState, text: str, body: str) -> int:
+    from .rules import MULLIGAN
+
     if body == "none":
         return 0
+    if state.phase != MULLIGAN or state.chance:
+        return 0  # which cards does not matter: legality refuses it as another step's move
     hand = state.hands[state.cur] if 0 <= state.cur < state.game.n else []
     mask = 0
     for name in body.split(","):
@@ -205,21 +214,42 @@ def _mask(state: AxiaState, text: str, body: str) -> int:
     return mask
 
 
-def _explain(state: AxiaState, action: int, text: str) -> str:
-    from .rules import MULLIGAN, PHASE_NAMES, PLACE, REFILL, SCORE_PICK, TURN
+#: The step each kind of move belongs to (an index of ``rules.PHASE_NAMES``).
+_STEP_OF_KIND = {
+    "score": 0,
+    "mulligan": 1,
+    "place": 2,
+    "refill": 3,
+    **{kind: 4 for kind in ("hit", "waste", "effect", "item", "end", "decline")},
+}
 
-    g = state.game
+
+def _explain(state: AxiaState, action: int, text: str) -> str:
+    from .rules import PHASE_NAMES, TURN
+
     head = f"move {text!r} is not legal"
     if state.chance:
         first = _chance_text(state, state.legal_actions()[0])
         return f"{head}: a chance event comes next ({first} ...)"
     phase = PHASE_NAMES[state.phase]
     kind = _kind(action)
-    wanted = {SCORE_PICK: "score", MULLIGAN: "mulligan", PLACE: "place", REFILL: "refill"}.get(
-        state.phase
-    )
-    if wanted is not None and kind != wanted:
-        return f"{head}: it is the {phase} step, player {state.cur} must make a {wanted} move"
+    step = _STEP_OF_KIND[kind]
+    if step != state.phase:
+        who = state.describe_player(state.cur)
+        return (
+            f"{head}: it belongs to another step (the {PHASE_NAMES[step]} step); "
+            f"this is the {phase} step, {who} to move"
+        )
+    if state.phase != TURN:
+        return _explain_setup(state, action, head, kind)
+    if state.stack:
+        return _explain_waiting(state, action, head, kind)
+    return _explain_turn(state, action, head, kind)
+
+
+def _explain_setup(state: AxiaState, action: int, head: str, kind: str) -> str:
+    """Why a move of the current set-up, place or refill step is not legal."""
+    g = state.game
     p = state.cur
     if kind == "score":
         card, slot = divmod(action, 6)
@@ -233,16 +263,23 @@ def _explain(state: AxiaState, action: int, text: str) -> str:
         return f"{head}: cell {A.cell_name(cell)} already holds a card"
     if kind == "refill":
         return f"{head}: that face-up place is empty or the deck is exhausted"
-    if state.phase != TURN:
-        return f"{head} in the {phase} step"
-    if state.stack:
-        name = state.task()
-        what = name[0] if name else "pending"
-        legal = ", ".join(str(m) for m in state.legal_moves()[:8])
-        if kind == "effect":
-            return f"{head}: not a legal target of the {what} effect (legal: {legal})"
-        return f"{head}: first resolve the {what} effect (legal: {legal})"
-    return _explain_turn(state, action, head, kind)
+    return f"{head}: not a legal choice of the explore-regions step"
+
+
+def _explain_waiting(state: AxiaState, action: int, head: str, kind: str) -> str:
+    """Why a move is not legal while an effect waits for its target."""
+    from .rules import BEAST_TASKS
+
+    name = state.task()
+    what = name[0] if name else "pending"
+    legal = ", ".join(str(m) for m in state.legal_moves()[:8])
+    if kind == "effect":
+        return f"{head}: not a legal target of the {what} effect (legal: {legal})"
+    if kind == "item" and state.stack[-1][0] in BEAST_TASKS:
+        return _explain_turn(state, action, head, kind)
+    if kind == "decline":
+        return f"{head}: the {what} effect comes from an item and cannot be declined"
+    return f"{head}: first resolve the {what} effect (legal: {legal})"
 
 
 def _explain_turn(state: AxiaState, action: int, head: str, kind: str) -> str:
@@ -275,6 +312,8 @@ def _explain_turn(state: AxiaState, action: int, head: str, kind: str) -> str:
         return f"{head}: that item has no legal use now"
     if kind == "end":
         return f"{head}: take a die and hit first"
+    if kind == "decline":
+        return f"{head}: no beast's effect is waiting to be declined"
     return f"{head}: no effect is waiting for a target"
 
 
@@ -289,8 +328,9 @@ def _kind(action: int) -> str:
         (A.ITEM, "effect"),
         (A.CHANGE, "item"),
         (A.END, "effect"),
+        (A.DECLINE, "end"),
     )
     for bound, name in bounds:
         if action < bound:
             return name
-    return "end"
+    return "decline"

@@ -95,7 +95,8 @@ def render_state(state: AxiaState, color: bool = False) -> str:
     for p in range(g.n):
         slots = [g.cards.scoring[c].id if c >= 0 else "--" for c in state.slots[p]]
         out.append(
-            f"player {p}: rows {' '.join(slots[:3])}  columns {' '.join(slots[3:])}  "
+            f"{state.describe_player(p)}: rows {' '.join(slots[:3])}  "
+            f"columns {' '.join(slots[3:])}  "
             f"hand {len(state.hands[p])}  items {len(state.items[p])}  "
             f"score {state.score_sheet(p)['total']}"
         )

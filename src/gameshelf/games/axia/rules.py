@@ -21,7 +21,8 @@ from gameshelf.core.game import CHANCE, TERMINAL, Game, State
 from gameshelf.core.spec import GameSpec
 
 from . import actions as A
-from .cards import ITEM_EFFECTS, REGIONS, TEMPLE, CardSet, load_cards
+from .cards import ITEM_EFFECTS, REGIONS, TEMPLE, CardSet
+from .cardsets import resolve_cards
 from .scoring import DEFEATED, WOUNDED, Tables, score_breakdown, score_totals, solo_rank
 
 ROUNDS = 8
@@ -36,6 +37,7 @@ C_SCORE, C_SLOT, C_HAND, C_FACEUP, C_ITEM, C_ROLL = range(6)
 # effect tasks (stack entries are (task, param))
 T_SENTINEL, T_ZORAK, T_RUT, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA = range(7)
 T_I_NONMAG, T_I_REGION, T_I_CHANGE, T_I_DIAG = range(7, 11)
+T_RAKYA = 11
 TASK_NAMES = (
     "sentinel",
     "zorak",
@@ -48,8 +50,14 @@ TASK_NAMES = (
     "item: defeat a beast in a region",
     "item: change a die",
     "item: hit two diagonal beasts",
+    "rakya",
 )
 DEFEAT_TASKS = frozenset({T_CADRA, T_TEMPLE, T_I_NONMAG, T_I_REGION})
+#: Immediate effects of beasts: optional ("you may hit two beasts", "you may defeat one of the
+#: magical beasts"), so the player may decline them, and an item may be played while they wait.
+BEAST_TASKS = frozenset({T_SENTINEL, T_ZORAK, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA, T_RAKYA})
+#: Values of the ``rakya_effect`` option.
+RAKYA_EFFECTS = ("hit_non_magical", "none")
 
 _EFFECT_OF_BEAST: dict[str, tuple[int, int]] = {
     **{f"sentinel_{r}": (T_SENTINEL, i) for i, r in enumerate(REGIONS[:4])},
@@ -59,6 +67,7 @@ _EFFECT_OF_BEAST: dict[str, tuple[int, int]] = {
     "cadra": (T_CADRA, -1),
     "temple_sentinel": (T_TEMPLE, 0),
     "torcha": (T_TORCHA, 0),
+    "rakya": (T_RAKYA, 0),
 }
 
 
@@ -80,12 +89,13 @@ class AxiaGame(Game):
         self.params = dict(params)
         self.n: int = int(self.params.get("players", 2))
         path = self.params.get("cards")
-        self.cards: CardSet = load_cards(path)
+        self.cards: CardSet = resolve_cards(path)
         self.tables = Tables.build(self.cards)
         self.first_game = bool(self.params.get("first_game", False))
         self.prioritize = bool(self.params.get("prioritize_objectives", False))
         self.explore = bool(self.params.get("explore_regions", False))
         self.must_hit = bool(self.params.get("must_hit_if_possible", True))
+        self.rakya_effect = str(self.params.get("rakya_effect", RAKYA_EFFECTS[0]))
         self.num_physical = 2 if self.n == 1 else self.n + 1
         self.num_dice = 3 if self.n == 1 else 2 * self.n + 1
         self.faceup_size = 2 if self.n == 1 else 3
@@ -93,7 +103,10 @@ class AxiaGame(Game):
         self.territory_index = {c.id: i for i, c in enumerate(self.cards.territory)}
         self.scoring_index = {c.id: i for i, c in enumerate(self.cards.scoring)}
         self.item_index = {c.id: i for i, c in enumerate(self.cards.items)}
-        self.effect_of = tuple(_EFFECT_OF_BEAST.get(b, (-1, 0)) for b in self.tables.beast)
+        effects = dict(_EFFECT_OF_BEAST)
+        if self.rakya_effect == "none":
+            del effects["rakya"]
+        self.effect_of = tuple(effects.get(b, (-1, 0)) for b in self.tables.beast)
         self.spec = GameSpec(
             name="axia",
             title="AXIA: Slayer Combo",
@@ -266,9 +279,7 @@ class AxiaState(State):
         if self.round == 0:
             self.chance.extend((C_FACEUP, 0, i) for i in range(self.game.faceup_size))
             self._start_round()
-        elif self.round == ROUNDS:
-            self._start_hits()
-        else:
+        else:  # every round has its refill step, the 8th included ("the same four steps")
             self.phase = REFILL
             self.cur = self.start
             self.count = 0
@@ -400,7 +411,7 @@ class AxiaState(State):
                 out.append(A.DECK)
             return out
         if self.stack:
-            return self._task_actions(self.stack[-1])
+            return self._waiting_actions(self.stack[-1])
         # Already ascending: die hits (die, then space), then wasted dice, then items, then END.
         if not self.hit_done:
             return self._hit_actions() + self._item_actions()
@@ -471,14 +482,23 @@ class AxiaState(State):
                 for s in alive
                 if tables.magic[spc[s]] and (s // 6 == row or s % 6 == col) and s != param
             ]
-        if task == T_I_NONMAG:
+        if task in (T_I_NONMAG, T_RAKYA):
             return [s for s in alive if not tables.magic[spc[s]]]
         if task == T_FOGA:
             live = set(alive)
             return sorted(s for s in A.ORTHOGONAL[param] if s in live)
         return []
 
+    def _waiting_actions(self, entry: tuple[int, int]) -> list[int]:
+        """Legal moves while ``entry`` waits: its targets; for a beast's effect also the items
+        playable now and ``decline`` (effects are optional; items may be played "during")."""
+        out = self._task_actions(entry)
+        if entry[0] in BEAST_TASKS:
+            out = [*out, *self._item_actions(), A.DECLINE]
+        return out
+
     def _task_actions(self, entry: tuple[int, int]) -> list[int]:
+        """The targets of the effect ``entry`` in ascending id order (empty: it fizzles)."""
         task, param = entry
         if task == T_ZORAK:
             out: list[int] = []
@@ -496,15 +516,20 @@ class AxiaState(State):
             ]
         if task == T_I_DIAG:
             return [A.PAIR + a * 36 + b for a, b in self._diagonal_pairs()]
-        targets = self._task_targets(task, param)
-        if task == T_FOGA and len(targets) >= 2:
-            return sorted(
-                A.PAIR + a * 36 + b for i, a in enumerate(targets) for b in targets[i + 1 :]
-            )
-        return [A.TARGET + s for s in sorted(targets)]
+        targets = sorted(self._task_targets(task, param))
+        singles = [A.TARGET + s for s in targets]
+        if task != T_FOGA:
+            return singles
+        # Foga: two different beasts, or one ("stop after the first hit"); singles sort first
+        return singles + [
+            A.PAIR + a * 36 + b for i, a in enumerate(targets) for b in targets[i + 1 :]
+        ]
 
     def _diagonal_pairs(self) -> list[tuple[int, int]]:
-        live = set(self._alive(self.cur))
+        """Diagonal pairs of live non-magical beasts: the item does not say it hits magical
+        beasts, and those "can only be wounded by magic hits"."""
+        p = self.cur
+        live = {s for s in self._alive(p) if not self._magic(p, s)}
         return [(a, b) for a, b in A.DIAGONAL_PAIRS if a in live and b in live]
 
     def _item_playable(self, item: int) -> bool:
@@ -637,7 +662,9 @@ class AxiaState(State):
         self._end_refill_turn()
 
     def _apply_turn(self, action: int) -> None:
-        if action >= A.END:
+        if action == A.DECLINE:
+            self.stack.pop()
+        elif action >= A.END:
             self._end_turn()
         elif action >= A.CHANGE:
             die, value = divmod(action - A.CHANGE, 6)
@@ -737,6 +764,14 @@ class AxiaState(State):
             g.cards, g.tables, self.spc[p], self.marks[p], self.slots[p], self.items[p]
         )
 
+    def winners(self) -> list[int]:
+        """Every Slayer still tied after the tie-breakers: they share the victory."""
+        if not self.is_terminal():
+            return []
+        values = self.returns()
+        best = max(values)
+        return [p for p, value in enumerate(values) if value == best]
+
     def returns(self) -> list[float]:
         """Solo: the final score. Otherwise 1 for each winner after tie-breakers, 0 for others."""
         if self.phase != OVER:
@@ -755,11 +790,15 @@ class AxiaState(State):
         if self.game.n == 1 and self.is_terminal():
             total = self.score_sheet(0)["total"]
             return f"solo score {total}: {self.solo_rank()}"
-        scores = ""
-        if self.is_terminal():
-            totals = [self.score_sheet(p)["total"] for p in range(self.game.n)]
-            scores = " (scores " + ", ".join(str(t) for t in totals) + ")"
-        return super().result_text() + scores
+        if not self.is_terminal():
+            return super().result_text()
+        totals = [self.score_sheet(p)["total"] for p in range(self.game.n)]
+        scores = " (scores " + ", ".join(str(t) for t in totals) + ")"
+        winners = self.winners()
+        if len(winners) == 1:
+            return super().result_text() + scores
+        names = " and ".join(self.describe_player(p) for p in winners)
+        return f"{names} share the victory{scores}"
 
     def solo_rank(self) -> str | None:
         """The Slayer rank of a solo game (``None`` with more players)."""

@@ -33,8 +33,10 @@ def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
     }
     if not setup_hidden:
         sheet = state.score_sheet(q)
-        # kept items are private: others see the score without their VP
-        data["score"] = sheet["total"] if own else sheet["total"] - sheet["items"]
+        # kept items are private until the end: others see the score without their VP; at the
+        # end every Slayer's score sheet (kept-item VP included) is public
+        public = own or state.is_terminal()
+        data["score"] = sheet["total"] if public else sheet["total"] - sheet["items"]
     if own:
         data["hand"] = _cards(state, state.hands[q])
         data["items"] = [g.cards.items[i].id for i in state.items[q]]
@@ -103,4 +105,6 @@ def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
     if state.is_terminal():
         view["returns"] = state.returns()
         view["solo_rank"] = state.solo_rank()
+        view["winners"] = state.winners()
+        view["score_sheets"] = [state.score_sheet(q) for q in range(g.n)]
     return view
