@@ -63,10 +63,11 @@ const RULES: Record<string, Section[]> = {
     {
       title: "Playing here",
       items: [
-        "Click one of your sceptres (red = Black, blue = White): its destinations light up; click one to move.",
-        "Click one of your cubes: free target cells appear as ghosts; click one, then choose a dome placement from the list.",
-        "Notation: S(-1,0,2) S(0,0,2)z+ moves a sceptre from the cube at (-1,0,2) to the z+ face of (0,0,2); C(0,0,2) C(-2,0,1)x- moves a cube to (-2,0,1) with its dome facing x-.",
-        "Drag to orbit the camera, scroll to zoom.",
+        "The line under the picture says what each step wants. Click one of your sceptres (red = Black, blue = White): its destinations light up as green balls; click one to move.",
+        "Click one of your cubes: its free target cells show as small green balls (pointing at one shows the cube there); click one, then choose which way the domes face (pointing at a choice previews it).",
+        "Directions: the compass on the table — up/down is z+/z-, east/west x+/x-, north/south y+/y-.",
+        "Notation: S(-1,0,2) S(0,0,2)z+ moves a sceptre from the cube at (-1,0,2) to the top (z+ face) of (0,0,2); C(0,0,2) C(-2,0,1)x- moves a cube to (-2,0,1) with its dome facing west (x-).",
+        "The camera frames the whole structure after every move; drag to orbit, scroll to zoom.",
       ],
     },
   ],
