@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,8 @@ def test_errors_are_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str]
     assert status == 2 and "seats 0..1" in err
     status, _, err = run(capsys, "play", "cage", "--seat", "1=genius", "--quiet")
     assert status == 2 and "unknown agent 'genius'" in err
+    status, _, err = run(capsys, "play", "axia", "--seat", "0=human", "--seat", "1=alphabeta")
+    assert status == 2 and "bot 'alphabeta' cannot play axia" in err
 
 
 BOT_GAME = (
@@ -145,8 +148,8 @@ def test_terminal_play_moves_lists_undo_save_and_errors(tmp_path: Path) -> None:
     _, read = scripted(["moves", "R9", "O0", "W0", "undo", "R5", f"save {save}", "quit"])
     status = interactive(table, read, out, color=False)  # type: ignore[arg-type]
     text = out.getvalue()
-    assert status == 1
-    assert "W0 W1 W2" in text  # the move list
+    assert status == 0  # quit is a normal way out
+    assert re.search(r"^W0 +W1 +W2 ", text, re.MULTILINE)  # the move list, in columns
     assert "not Cage notation" in text  # R9
     assert "O is not a colour of player 0" in text  # O0
     assert "took back 2 move(s)" in text  # W0 and the bot's reply
