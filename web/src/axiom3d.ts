@@ -171,6 +171,8 @@ export function createAxiomBoard(): Board {
   const boxGeometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
   const domeMaterial = new THREE.MeshStandardMaterial({ color: 0xd9a21b, metalness: 0.55, roughness: 0.3 });
   const recessMaterial = new THREE.MeshStandardMaterial({ color: 0x8a8a8a, side: THREE.DoubleSide });
+  // Shared by every cube and ghost: kept when pieces and markers are rebuilt.
+  for (const geometry of [domeGeometry, ringGeometry, boxGeometry]) geometry.userData.shared = true;
 
   function cubeMesh(piece: { colour: "black" | "white"; cell: Vec; faces: string[] }, ghost = false): THREE.Group {
     const group = new THREE.Group();

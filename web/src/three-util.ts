@@ -133,10 +133,11 @@ export function onClick(element: HTMLElement, handler: (event: PointerEvent) => 
   });
 }
 
+/** Empty a group, freeing its geometries (except those marked `userData.shared`). */
 export function disposeGroup(group: THREE.Object3D): void {
   group.traverse((object) => {
     const mesh = object as THREE.Mesh;
-    if (mesh.geometry) mesh.geometry.dispose();
+    if (mesh.geometry && !mesh.geometry.userData.shared) mesh.geometry.dispose();
   });
   group.clear();
 }
