@@ -251,6 +251,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         const row = el("div", { class: "move-group" }, el("span", { class: "group-label", text: label }));
         for (const move of moves) {
           const button = el("button", { type: "button", class: "move", "data-move": move, text: move });
+          const words = moveWords(game, move);
+          if (words) button.title = words;
           button.addEventListener("click", () => play(move));
           row.append(button);
         }
