@@ -1,8 +1,9 @@
 """Solo calibration harness: two reference policies and the averages they reach.
 
-The rules page asks that the reconstructed point values put a strong player in the *Slayer* band
-(111-150) and a naive greedy player in *Novice* (81-110). These reference policies sit beside
-the project's bots (``scripts/axia_calibration.py`` measures both): ``greedy`` takes the move
+The rules page asks that the reconstructed point values put the strongest bot in the *Slayer*
+band (111-150) and that every bot level's and a naive greedy player's averages be recorded (the
+greedy player's band is not a target). These reference policies sit beside the project's bots
+(``scripts/axia_calibration.py`` measures both): ``greedy`` takes the move
 with the best immediate score (ties at random); ``planner`` scores moves with a look-ahead
 heuristic (Scoring cards weighted by how close their lines are to activation, wounds, items
 kept). Run ``python -m gameshelf.games.axia.calibration``.
