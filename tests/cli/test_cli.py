@@ -96,6 +96,10 @@ def test_bot_game_quiet_prints_the_result_and_saves_a_replayable_record(
     assert first.endswith("moves") and ("wins" in first or "draw" in first)
     status, out, _ = run(capsys, "replay", str(record))
     assert status == 0 and "replayed" in out
+    assert "players: player 1 greedy, player 2 random, player 3 random" in out
+    status, out, _ = run(capsys, "replay", str(record), "--all")
+    assert status == 0 and re.search(r"^1\. player 1: \w", out, re.MULTILINE)
+    assert re.search(r"^2\. player 2: \w", out, re.MULTILINE)
     # The same seed plays the same game.
     run(capsys, *BOT_GAME, "--save", str(tmp_path / "again.json"))
     moves = [m["move"] for m in json.loads(record.read_text())["moves"]]

@@ -118,13 +118,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     states = replay(record)
     color = _color(args)
-    print(f"{record.game}, seed {record.seed}, players: {', '.join(record.players)}")
+    start = states[0]
+    seats = ", ".join(f"{start.describe_player(p)} {n}" for p, n in enumerate(record.players))
+    print(f"{record.game}, seed {record.seed}, players: {seats}")
     if args.all:
         for index, (entry, state) in enumerate(zip(record.moves, states[1:], strict=True), 1):
-            print(f"{index}. {entry.move}")
+            print(f"{index}. {start.describe_player(entry.player)}: {entry.move}")
             print(state.render(color=color) + "\n")
     else:
-        print("moves: " + " ".join(entry.move for entry in record.moves))
+        print("moves: " + ", ".join(entry.move for entry in record.moves))
         print(states[-1].render(color=color))
     print(f"replayed {len(record.moves)} moves: {states[-1].result_text()}")
     return 0
