@@ -108,6 +108,7 @@ class MatchExtraRow(Base):
     __tablename__ = "match_extras"
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     data_option: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    data_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     data_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
     seed_chosen_by_client: Mapped[int] = mapped_column(Integer, default=0)
@@ -235,6 +236,7 @@ class Store:
                 MatchExtraRow(
                     match_id=match_id,
                     data_option=extras.data_option,
+                    data_name=extras.data_name,
                     data_digest=extras.data_digest,
                     seed_salt=extras.seed_salt,
                     seed_chosen_by_client=int(extras.seed_chosen_by_client),
@@ -362,7 +364,7 @@ class Store:
         data = None if row.data_digest is None else session.get(CardSetRow, row.data_digest)
         return MatchExtras(
             data_option=row.data_option,
-            data_name=None if data is None else data.name,
+            data_name=row.data_name,
             data_digest=row.data_digest,
             data_content=None if data is None else data.content,
             seed_salt=row.seed_salt,
