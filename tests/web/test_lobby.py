@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import urllib.parse
 import urllib.request
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,7 +26,7 @@ def offered(browser: Browser) -> list[str]:
 
 
 def fit(base: str, game: str) -> list[dict[str, Any]]:
-    answer: list[dict[str, Any]] = api(base, "/api/agents?game=" + urllib.request.quote(game))
+    answer: list[dict[str, Any]] = api(base, "/api/agents?game=" + urllib.parse.quote(game))
     return answer
 
 
