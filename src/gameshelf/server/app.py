@@ -322,7 +322,12 @@ def create_app(
         address = _client_address(websocket)
         sockets: SocketCounter = websocket.app.state.sockets
         if not sockets.acquire(address):
-            await websocket.close(code=CLOSE_TRY_LATER, reason="too many connections")
+            await websocket.accept()  # so the client reads a reason, not a bare 403
+            busy = ServerError(
+                "server/busy", f"at most {limits.sockets_per_address} connections per address"
+            )
+            await websocket.send_json(_error(busy))
+            await websocket.close(code=CLOSE_TRY_LATER)
             return
         try:
             await websocket.accept()
