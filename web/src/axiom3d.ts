@@ -426,6 +426,7 @@ export function createAxiomBoard(): Board {
       const parsed = parseAxiomPosition(((context.view as { position?: string }).position ?? "") as string);
       const where = parsed.result !== "-" ? parsed.result.replace("-", " ") : parsed.toMove ? `${parsed.toMove} to move` : "";
       info.textContent = `${where} · drag to orbit, scroll to zoom`;
+      info.setAttribute("data-step", "wait");
       return;
     }
     info.textContent = hint();
