@@ -219,7 +219,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"gameshelf server: http://{host}:{args.port}/  (API docs: /docs, database: {url})",
         flush=True,
     )
-    uvicorn.Server(uvicorn_config(app, settings, args.host, args.port, args.log_level)).run()
+    config = uvicorn_config(
+        app, settings, args.host, args.port, args.log_level, trusted_proxies=args.trusted_proxies
+    )
+    uvicorn.Server(config).run()
     return 0
 
 
@@ -314,6 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="NAME=FILE",
         help="offer an AXIA card file to players as cards=NAME (repeatable; checked at start)",
+    )
+    serve.add_argument(
+        "--trusted-proxies",
+        dest="trusted_proxies",
+        metavar="ADDRESSES",
+        help="believe X-Forwarded-For only from these comma-separated proxy addresses "
+        "(e.g. 127.0.0.1 behind nginx); default: believe no one",
     )
     _add_server_limits(serve)
     serve.set_defaults(func=cmd_serve)

@@ -243,9 +243,18 @@ class GuardedH11Protocol(H11Protocol):
 
 
 def uvicorn_config(
-    app: Any, settings: ServerSettings, host: str, port: int, log_level: str = "info"
+    app: Any,
+    settings: ServerSettings,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    trusted_proxies: str | None = None,
 ) -> uvicorn.Config:
-    """The one uvicorn configuration of the server (the CLI and the test server share it)."""
+    """The one uvicorn configuration of the server (the CLI and the test server share it).
+
+    ``X-Forwarded-For`` is believed only from ``trusted_proxies`` (comma-separated addresses):
+    otherwise any client could name itself another address and dodge the per-address limits.
+    """
     protocol = type(
         "GuardedH11", (GuardedH11Protocol,), {"header_timeout": settings.header_timeout}
     )
@@ -258,4 +267,6 @@ def uvicorn_config(
         ws_max_size=settings.max_frame_bytes,
         timeout_keep_alive=max(1, int(settings.keep_alive_timeout)),
         h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=trusted_proxies or "127.0.0.1",
     )
