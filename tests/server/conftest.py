@@ -19,9 +19,7 @@ from gameshelf.server.client import Lobby
 from gameshelf.server.settings import ServerSettings
 from gameshelf.server.threaded import ThreadedServer
 
-GENEROUS = ServerSettings(
-    creates_per_minute=1e6, joins_per_minute=1e6, sockets_per_address=10_000
-)
+GENEROUS = ServerSettings(creates_per_minute=1e6, joins_per_minute=1e6, sockets_per_address=10_000)
 """Most tests create many matches from one address; the limits have tests of their own."""
 
 DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("GAMESHELF_TEST_POSTGRES_URL") else [])
@@ -32,9 +30,7 @@ class RunningServer(ThreadedServer):
 
     def __init__(self, database_url: str, settings: ServerSettings | None = None) -> None:
         self.database_url = database_url
-        super().__init__(
-            create_app(database_url, bot_workers=0, settings=settings or GENEROUS)
-        )
+        super().__init__(create_app(database_url, bot_workers=0, settings=settings or GENEROUS))
 
 
 def database_url(kind: str, tmp_path: Path) -> str:
