@@ -63,6 +63,13 @@ def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
             "warning",
             "--bot-workers",
             "0",
+            # every client of the load test comes from one address: lift the per-address limits
+            "--creates-per-minute",
+            "1000000",
+            "--joins-per-minute",
+            "1000000",
+            "--sockets-per-address",
+            "100000",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -224,7 +231,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument(
-        "--game", default="cage(max_plies=100000,repetition_draw=0,continue_after_last_drop=true)"
+        "--game", default="cage(max_plies=2000,repetition_draw=0,continue_after_last_drop=true)"
     )
     parser.add_argument(
         "--think",
