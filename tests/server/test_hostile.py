@@ -594,3 +594,23 @@ def test_matches_list_idle_time_and_leaves_out_long_idle_ones(
     fresh = httpx.get(f"{server.url}/api/matches", params={"idle_max": 1}).json()
     assert fresh == []
     assert len(httpx.get(f"{server.url}/api/matches", params={"idle_max": 600}).json()) == 1
+
+
+def test_concurrent_loads_of_one_match_give_one_runtime(tmp_path: Path) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gameshelf.server.db import Store
+    from gameshelf.server.hub import Hub
+
+    async def scenario() -> None:
+        store = Store(database_url("sqlite", tmp_path))
+        hub = Hub(store, ThreadPoolExecutor(2))
+        created = await hub.create_match("cage", [HUMAN, HUMAN], None)
+        hub.runtimes.clear()  # as after an eviction
+        loaded = await asyncio.gather(*(hub.runtime(created.id) for _ in range(30)))
+        assert len({id(runtime) for runtime in loaded}) == 1
+        assert hub.runtimes[created.id] is loaded[0] and hub._loading == {}
+        store.close()
+
+    asyncio.run(scenario())

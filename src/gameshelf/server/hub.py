@@ -23,7 +23,6 @@ from typing import Any
 
 from gameshelf.agents import AGENTS
 from gameshelf.agents.catalogue import check_agent
-from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import CHANCE, Game, State
 from gameshelf.core.record import GameRecord, RecordedMove
 from gameshelf.core.rng import derive_seed, make_rng
@@ -261,8 +260,9 @@ class Hub:
             async with lock:
                 runtime = self.runtimes.get(match_id)
                 if runtime is None:
-                    runtime = await asyncio.to_thread(self._load, match_id)
-                    self.runtimes[match_id] = runtime
+                    loaded = await asyncio.to_thread(self._load, match_id)
+                    # the first load stored wins: a match must never have two runtimes
+                    runtime = self.runtimes.setdefault(match_id, loaded)
         finally:
             if not lock.locked():
                 self._loading.pop(match_id, None)
@@ -290,7 +290,7 @@ class Hub:
                 movers.append(player)
                 notations.append(notation)
                 state.apply_action(action)
-        except (GameshelfError, LookupError, TypeError) as error:
+        except Exception as error:  # whatever the cause, one bad match must not stop the rest
             log.error("match %s will not load and is set aside: %s", match_id, error)
             self.broken.add(match_id)
             self.store.mark_unloadable(match_id)
