@@ -83,6 +83,14 @@ class JoinRequest(BaseModel):
     name: str | None = Field(default=None, max_length=64)
 
 
+class ReplayRequest(BaseModel):
+    """Seat tokens whose views a replay should include, and whether to show every seat."""
+
+    model_config = STRICT
+    tokens: list[str] = Field(default_factory=list, max_length=8)
+    all_seats: bool = False
+
+
 def normalise_name(name: str | None) -> str | None:
     """A player's display name, normalised (NFKC, single spaces) and checked.
 
@@ -311,6 +319,41 @@ def create_app(
         body["seed_commitment"] = runtime.commitment
         body["seed_salt"] = runtime.extras.seed_salt
         return body
+
+    async def replay(request: Request, match_id: str, tokens: list[str], all_seats: bool) -> Any:
+        hub = hub_of(request)
+        runtime = await hub.runtime(match_id)
+        seats = hub.seats_of_tokens(runtime, tokens)
+        hub.check_replay(runtime, all_seats)
+        frames = await asyncio.to_thread(hub.replay_frames, runtime, seats, all_seats)
+        return {
+            "match": runtime.id,
+            "game": runtime.display,
+            "status": runtime.status,
+            "frames": frames,
+        }
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def public_replay(
+        match_id: str, request: Request, all_seats: bool = False
+    ) -> dict[str, Any]:
+        """Every ply's public view (and, once the game is over, with ``all_seats=true``, every
+        seat's view), computed by the engine: what a replay draws."""
+        result: dict[str, Any] = await replay(request, match_id, [], all_seats)
+        return result
+
+    @app.post("/api/matches/{match_id}/replay")
+    async def seat_replay(match_id: str, body: ReplayRequest, request: Request) -> dict[str, Any]:
+        """Like the GET, plus the views of the seats whose tokens are given (a player's own
+        hidden cards in their own replay)."""
+        result: dict[str, Any] = await replay(request, match_id, body.tokens, body.all_seats)
+        return result
+
+    @app.get("/api/matches/{match_id}/data")
+    async def match_data(match_id: str, request: Request) -> dict[str, Any]:
+        """Game data the match's views refer to (AXIA: the card set it was created with)."""
+        hub = hub_of(request)
+        return hub.match_data(await hub.runtime(match_id))
 
     @app.get("/play/{path:path}", include_in_schema=False, response_model=None)
     async def single_page(path: str) -> FileResponse | HTMLResponse:

@@ -11,6 +11,7 @@ bounded queue, and a client that lets its queue fill is disconnected.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import pickle
 import re
@@ -558,12 +559,7 @@ class Hub:
     # --- clients and views ----------------------------------------------------------------
     async def connect(self, runtime: Runtime, client: Client, tokens: list[str]) -> None:
         """Register a client, proving its seats by token, and send it the current state."""
-        seats = set()
-        for token in tokens:
-            seat = runtime.seat_of_token(token)
-            if seat is None:
-                raise ServerError("auth/bad-token", "a token does not match any seat of this match")
-            seats.add(seat)
+        seats = self.seats_of_tokens(runtime, tokens)
         if len(runtime.clients) >= self.settings.sockets_per_match:
             raise ServerError(
                 "server/busy",
@@ -631,10 +627,7 @@ class Hub:
     def _view(runtime: Runtime, seat: int | None) -> dict[str, Any]:
         """The engine's view for ``seat``, naming the match's public game string (the pinned
         card set's internal name stays inside the server)."""
-        view = runtime.state.view(seat)
-        if "game" in view:
-            view = {**view, "game": runtime.display}
-        return view
+        return Hub._scrub(runtime, runtime.state.view(seat))
 
     # --- summaries and records ------------------------------------------------------------
     def summary(self, runtime: Runtime) -> dict[str, Any]:
@@ -668,6 +661,61 @@ class Hub:
             "seed_salt": runtime.extras.seed_salt if finished else None,
         }
         return summary
+
+    def seats_of_tokens(self, runtime: Runtime, tokens: list[str]) -> set[int]:
+        """The seats these tokens prove (a token of no seat is refused)."""
+        seats = set()
+        for token in tokens:
+            seat = runtime.seat_of_token(token)
+            if seat is None:
+                raise ServerError("auth/bad-token", "a token does not match any seat of this match")
+            seats.add(seat)
+        return seats
+
+    def check_replay(self, runtime: Runtime, all_seats: bool) -> None:
+        """Refuse a replay that would show what the asker may not see yet."""
+        if all_seats and runtime.status != "finished":
+            raise ServerError(
+                "match/not-finished", "every seat's view is shown only once the game is over"
+            )
+
+    def replay_frames(
+        self, runtime: Runtime, seats: set[int], all_seats: bool
+    ) -> list[dict[str, Any]]:
+        """Each ply's views, from the start: the public view, plus each seat in ``seats`` (or
+        every seat with ``all_seats``). Blocking: call it through ``asyncio.to_thread``."""
+        hidden = runtime.game.spec.hidden_information
+        shown = range(len(runtime.seats)) if all_seats else sorted(seats)
+        moves_public = not hidden or runtime.status == "finished"
+        history = list(runtime.state.history())
+        state = runtime.game.new_initial_state(runtime.seed)
+        frames = []
+        for ply in range(len(history) + 1):
+            if ply > 0:
+                state.apply_action(history[ply - 1])
+            views: dict[str, Any] = {"public": self._scrub(runtime, state.view(None))}
+            for seat in shown:
+                views[str(seat)] = self._scrub(runtime, state.view(seat))
+            frame: dict[str, Any] = {
+                "ply": ply,
+                "player": runtime.movers[ply - 1] if ply else None,
+                "move": runtime.notations[ply - 1] if ply and moves_public else None,
+                "to_move": state.current_player(),
+                "views": views,
+            }
+            frames.append(frame)
+        return frames
+
+    @staticmethod
+    def _scrub(runtime: Runtime, view: dict[str, Any]) -> dict[str, Any]:
+        return {**view, "game": runtime.display} if "game" in view else view
+
+    def match_data(self, runtime: Runtime) -> dict[str, Any]:
+        """Game data the match's views refer to: its card set's name and content (AXIA)."""
+        extras = runtime.extras
+        if extras.data_content is None:
+            return {"card_set": None, "cards": None}
+        return {"card_set": extras.data_name, "cards": json.loads(extras.data_content)}
 
     def record(self, runtime: Runtime) -> GameRecord:
         """The game record of a finished match."""
