@@ -226,6 +226,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_db(args: argparse.Namespace) -> int:
+    """Migrate the server's database to the newest schema (``gameshelf db upgrade``)."""
+    try:
+        from sqlalchemy import create_engine
+
+        from gameshelf.server.db import upgrade_schema
+    except ImportError as exc:
+        raise GameshelfError(
+            f"the server needs the server extra: pip install 'gameshelf[server]' ({exc.name})"
+        ) from None
+    url = (
+        args.database_url
+        or os.environ.get("GAMESHELF_DATABASE_URL")
+        or "sqlite:///gameshelf.sqlite3"
+    )
+    engine = create_engine(url)
+    try:
+        revision = upgrade_schema(engine)
+    finally:
+        engine.dispose()
+    print(f"database {url} is at schema revision {revision}")
+    return 0
+
+
 def cmd_cards(args: argparse.Namespace) -> int:
     """Print a game's card deck (AXIA; ``--cards FILE`` checks and prints a user's own file)."""
     if args.game != "axia":
@@ -327,6 +351,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_server_limits(serve)
     serve.set_defaults(func=cmd_serve)
+
+    database = sub.add_parser("db", help="the server's database: upgrade its schema")
+    database.add_argument("action", choices=("upgrade",), help="upgrade: migrate to the newest")
+    database.add_argument(
+        "--database-url",
+        dest="database_url",
+        help="SQLAlchemy URL (default: $GAMESHELF_DATABASE_URL or sqlite:///gameshelf.sqlite3)",
+    )
+    database.set_defaults(func=cmd_db)
 
     cards = sub.add_parser("cards", help="print a game's cards (axia)")
     cards.add_argument("game", help="axia")

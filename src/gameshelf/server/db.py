@@ -13,8 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -28,10 +32,11 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -201,7 +206,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        Base.metadata.create_all(self.engine)
+        upgrade_schema(self.engine)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -403,6 +408,38 @@ class Store:
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+FIRST_REVISION = "0001"
+
+
+def _alembic_config(connection: Connection) -> AlembicConfig:
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade_schema(engine: Engine) -> str:
+    """Bring the database to the newest schema with Alembic; returns the revision it is at.
+
+    A database made before migrations existed (the tables of ``create_all``, no version table)
+    is first stamped with the first revision, which describes exactly those tables.
+    """
+    with engine.begin() as connection:
+        config = _alembic_config(connection)
+        inspector = inspect(connection)
+        if inspector.has_table("matches") and not inspector.has_table("alembic_version"):
+            command.stamp(config, FIRST_REVISION)
+        command.upgrade(config, "head")
+    return schema_revision(engine) or ""
+
+
+def schema_revision(engine: Engine) -> str | None:
+    """The Alembic revision the database is at (``None`` before any migration)."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
