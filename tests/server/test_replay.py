@@ -47,3 +47,14 @@ def test_an_axia_replay_shows_each_player_only_their_own_cards_until_the_end(
     assert forged.json()["error"]["code"] == "auth/bad-token"
     data = httpx.get(f"{server.url}/api/matches/{match['id']}/data").json()
     assert data["card_set"] == "standard" and len(data["cards"]["territory"]) > 0
+
+
+def test_finished_matches_keep_their_result_in_words_out_of_memory(
+    lobby: Lobby, server: RunningServer
+) -> None:
+    match = lobby.create("axia(players=1)", [RANDOM], seed=2)
+    while lobby.match(match["id"])["status"] != "finished":
+        time.sleep(0.1)
+    server.server.config.app.state.hub.runtimes.clear()  # as after an eviction
+    listed = lobby.matches("finished")[0]
+    assert listed["id"] == match["id"] and listed["result_text"].startswith("solo score ")

@@ -59,6 +59,7 @@ class MatchRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[Any] = mapped_column(JSON, nullable=True)
+    result_text: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -162,6 +163,7 @@ class PendingMove:
     version: int
     status: str
     result: list[float] | None
+    result_text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -311,6 +313,7 @@ class Store:
                         "version": m.version,
                         "status": m.status,
                         "result": m.result,
+                        "result_text": m.result_text,
                         "updated": now,
                     }
                     for m in moves

@@ -385,6 +385,7 @@ class Hub:
                     runtime.version + 1,
                     status,
                     result,
+                    after.result_text() if result is not None else None,
                 )
             )
         except Exception as error:  # nothing changed in memory: the move can be sent again
@@ -716,6 +717,13 @@ class Hub:
         if extras.data_content is None:
             return {"card_set": None, "cards": None}
         return {"card_set": extras.data_name, "cards": json.loads(extras.data_content)}
+
+    def result_text(self, match_id: str) -> str | None:
+        """The result in words of a finished match held in memory (``None`` otherwise)."""
+        runtime = self.runtimes.get(match_id)
+        if runtime is None or not runtime.state.is_terminal():
+            return None
+        return runtime.state.result_text()
 
     def record(self, runtime: Runtime) -> GameRecord:
         """The game record of a finished match."""

@@ -1,0 +1,334 @@
+"""The wire contract: every HTTP body and every WebSocket frame, as pydantic models.
+
+One source for both sides: the routes declare these as request and response models (so
+``/openapi.json`` describes every answer), the WebSocket handler validates incoming frames
+against :data:`ClientFrame`, and ``scripts/gen-contract.sh`` writes ``web/src/generated/`` from
+them (the OpenAPI document, with the WebSocket frames added as components, and the TypeScript
+types made from it by ``openapi-typescript``); a test fails when the generated files are stale.
+
+Views (``view``, ``public``) are the engines' own structured views, documented per game; the
+contract types them as JSON objects.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+STRICT = ConfigDict(strict=True, extra="forbid")
+RequestId = Annotated[str | int, Field(description="the client's request id, echoed back")]
+View = dict[str, Any]
+
+
+# --- HTTP requests ---------------------------------------------------------------------------
+class SeatRequest(BaseModel):
+    """A seat of a new match: a human (joins later) or a bot by name."""
+
+    model_config = STRICT
+    kind: Literal["human", "bot"]
+    agent: str | None = Field(default=None, max_length=32)
+
+
+class CreateMatchRequest(BaseModel):
+    """A new match: a game string, its seats and an optional seed.
+
+    A seed may be given only where nobody else can be hurt by it (no chance, or one human
+    seat); otherwise the server draws a secret one and publishes its commitment.
+    """
+
+    model_config = STRICT
+    game: str = Field(max_length=512, examples=["cage(players=2)"])
+    seats: list[SeatRequest] | None = Field(default=None, max_length=8)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class JoinRequest(BaseModel):
+    """Join a match: a seat number (the first free one if omitted) and a display name."""
+
+    model_config = STRICT
+    seat: int | None = Field(default=None, ge=0, lt=8)
+    name: str | None = Field(default=None, max_length=64)
+
+
+class ReplayRequest(BaseModel):
+    """Seat tokens whose views a replay should include, and whether to show every seat."""
+
+    model_config = STRICT
+    tokens: list[str] = Field(default_factory=list, max_length=8)
+    all_seats: bool = False
+
+
+# --- HTTP responses --------------------------------------------------------------------------
+class ErrorDetail(BaseModel):
+    """A refusal: a stable code (docs/server.md) and a sentence for people."""
+
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """The body of every refused HTTP request."""
+
+    error: ErrorDetail
+
+
+class Health(BaseModel):
+    """Liveness."""
+
+    status: Literal["ok"]
+    version: str
+
+
+class OptionInfo(BaseModel):
+    """One option of a game."""
+
+    name: str
+    default: str
+    allowed: str
+    doc: str
+    choices: list[str] | None
+
+
+class GameInfo(BaseModel):
+    """A game and its options."""
+
+    name: str
+    title: str
+    summary: str
+    options: list[OptionInfo]
+
+
+class AgentInfo(BaseModel):
+    """A bot that can take a seat."""
+
+    name: str
+    strength: int = Field(description="higher plays better; the list is sorted by it")
+    summary: str
+
+
+class SeatSummary(BaseModel):
+    """A seat as everyone may see it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    agent: str | None
+    name: str | None
+    label: str | None = Field(description="what to show: the name, or 'bot: NAME' for bots")
+    taken: bool
+
+
+class MatchSummary(BaseModel):
+    """Public facts of a match."""
+
+    id: str
+    game: str
+    status: Literal["open", "running", "finished", "broken"]
+    version: int
+    plies: int
+    to_move: int
+    created: str
+    seats: list[SeatSummary]
+    result: list[float] | None
+    result_text: str | None
+    card_set: str | None
+    seed_commitment: str | None = Field(description="SHA-256 of '<seed_salt>:<seed>'")
+    seed: int | None = Field(description="revealed once the game is over")
+    seed_salt: str | None = Field(description="revealed once the game is over")
+
+
+class MatchListItem(BaseModel):
+    """A match in the lobby's lists."""
+
+    id: str
+    game: str
+    status: Literal["open", "running", "finished", "broken"]
+    version: int
+    created: str
+    updated: str
+    idle_seconds: float
+    result: list[float] | None
+    result_text: str | None
+
+
+class JoinResponse(BaseModel):
+    """A seat taken: its secret token is shown this once."""
+
+    match: str
+    seat: int
+    token: str
+
+
+class RecordMove(BaseModel):
+    """One move of a record (``player`` -1 for chance)."""
+
+    player: int
+    move: str
+    action: int
+
+
+class MatchRecord(BaseModel):
+    """A finished match's record (replays with ``gameshelf replay``), with the seed's proof."""
+
+    format: str
+    version: int
+    game: str
+    seed: int | None
+    players: list[str]
+    initial_position: str | None
+    moves: list[RecordMove]
+    result: list[float] | None
+    started: str
+    finished: str | None
+    seed_commitment: str | None
+    seed_salt: str | None
+
+
+class ReplayFrame(BaseModel):
+    """One ply of a replay: who moved, the move (when public) and the views after it."""
+
+    ply: int
+    player: int | None
+    move: str | None
+    to_move: int
+    views: dict[str, View] = Field(description="'public' and one entry per shown seat")
+
+
+class Replay(BaseModel):
+    """Every ply of a match as the engine shows it."""
+
+    match: str
+    game: str
+    status: str
+    frames: list[ReplayFrame]
+
+
+class MatchData(BaseModel):
+    """Game data a match's views refer to (AXIA: its card set)."""
+
+    card_set: str | None
+    cards: dict[str, Any] | None
+
+
+# --- WebSocket: client to server -------------------------------------------------------------
+class _ClientFrame(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+    id: RequestId | None = Field(default=None)
+
+
+class HelloFrame(_ClientFrame):
+    """The first frame: the tokens of the seats this connection holds (none: a spectator)."""
+
+    type: Literal["hello"]
+    tokens: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=8)
+
+
+class MoveFrame(_ClientFrame):
+    """Play ``move`` (notation) for ``seat`` on top of state ``version``."""
+
+    type: Literal["move"]
+    seat: int
+    move: str = Field(max_length=256)
+    version: int
+
+
+class UndoFrame(_ClientFrame):
+    """Take back ``seat``'s last move (and the bot replies after it)."""
+
+    type: Literal["undo"]
+    seat: int
+    version: int
+
+
+class SyncFrame(_ClientFrame):
+    """Send me the current state again."""
+
+    type: Literal["sync"]
+
+
+class PingFrame(_ClientFrame):
+    """Liveness."""
+
+    type: Literal["ping"]
+
+
+ClientFrame = Annotated[
+    HelloFrame | MoveFrame | UndoFrame | SyncFrame | PingFrame, Field(discriminator="type")
+]
+
+
+# --- WebSocket: server to client -------------------------------------------------------------
+class WelcomeFrame(BaseModel):
+    """The answer to a hello: the seats this connection proved it holds."""
+
+    type: Literal["welcome"]
+    match: str
+    seats: list[int]
+
+
+class SeatState(BaseModel):
+    """What one held seat sees."""
+
+    view: View
+    legal_moves: list[str] = Field(description="filled only for the seat to move")
+    can_undo: bool
+
+
+class LastMove(BaseModel):
+    """The change that led to this state (no notation in hidden-information games)."""
+
+    player: int
+    move: str | None = None
+
+
+class StateFrame(BaseModel):
+    """The match as this connection may see it, after every change."""
+
+    type: Literal["state"]
+    match: str
+    game: str
+    version: int
+    status: Literal["open", "running", "finished", "broken"]
+    to_move: int
+    plies: int
+    public: View
+    seats: dict[str, SeatState]
+    result: list[float] | None
+    result_text: str | None
+    last_move: LastMove | None = None
+    moves: list[str] | None = Field(default=None, description="absent with hidden information")
+    ack: RequestId | None = None
+
+
+class PongFrame(BaseModel):
+    """The answer to a ping."""
+
+    type: Literal["pong"]
+    ack: RequestId | None
+
+
+class ErrorFrame(BaseModel):
+    """A refused frame: nothing changed; ``id`` names the request when it had one."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    id: RequestId | None = None
+
+
+ServerFrame = Annotated[
+    WelcomeFrame | StateFrame | PongFrame | ErrorFrame, Field(discriminator="type")
+]
+
+CLIENT_FRAMES: TypeAdapter[Any] = TypeAdapter(ClientFrame)
+SERVER_FRAMES: TypeAdapter[Any] = TypeAdapter(ServerFrame)
+
+
+def frame_schemas() -> dict[str, Any]:
+    """JSON Schemas of the WebSocket frames, keyed for an OpenAPI ``components/schemas``."""
+    schemas: dict[str, Any] = {}
+    for name, adapter in (("ClientFrame", CLIENT_FRAMES), ("ServerFrame", SERVER_FRAMES)):
+        schema = adapter.json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[name] = schema
+    return schemas

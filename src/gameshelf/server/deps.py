@@ -1,0 +1,46 @@
+"""Dependencies shared by the routes: the hub, the settings, the caller's address, rate limits."""
+
+from __future__ import annotations
+
+from fastapi import Request, WebSocket
+
+from .errors import ServerError
+from .guard import RateLimiter
+from .hub import Hub
+from .settings import ServerSettings
+
+
+def get_hub(request: Request) -> Hub:
+    """The match master of this app."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def get_settings(request: Request) -> ServerSettings:
+    """The limits this app runs with."""
+    settings: ServerSettings = request.app.state.settings
+    return settings
+
+
+def client_address(connection: Request | WebSocket) -> str:
+    """The caller's address (``X-Forwarded-For`` counts only from ``--trusted-proxies``)."""
+    client = connection.client
+    return client.host if client is not None else "unknown"
+
+
+def _limited(limiter: RateLimiter, request: Request, what: str) -> None:
+    wait = limiter.take(client_address(request))
+    if wait > 0:
+        raise ServerError(
+            "request/rate-limited", f"too many {what} from your address; retry in {wait:.0f} s"
+        )
+
+
+def limit_creates(request: Request) -> None:
+    """Refuse a create past the per-address rate."""
+    _limited(request.app.state.create_limiter, request, "new matches")
+
+
+def limit_joins(request: Request) -> None:
+    """Refuse a join past the per-address rate."""
+    _limited(request.app.state.join_limiter, request, "joins")

@@ -1,0 +1,69 @@
+"""What the lobby offers: games, bots, card sets, and the server's health."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from gameshelf import __version__
+from gameshelf.agents.catalogue import agent_catalogue
+from gameshelf.core.registry import available_games, game_entry
+
+from ..contract import AgentInfo, GameInfo, Health, OptionInfo
+from ..deps import get_hub, get_settings
+from ..hub import Hub
+from ..settings import ServerSettings
+from ..vetting import vet_network_game
+
+router = APIRouter(tags=["lobby"])
+
+
+@router.get("/healthz")
+async def health() -> Health:
+    """Liveness check."""
+    return Health(status="ok", version=__version__)
+
+
+@router.get("/api/games")
+async def games() -> list[GameInfo]:
+    """Every game with its options."""
+    infos = []
+    for name in available_games():
+        entry = game_entry(name)
+        options = [
+            OptionInfo(
+                name=o.name,
+                default=o.format(o.default),
+                allowed=o.describe_allowed(),
+                doc=o.doc,
+                choices=list(o.choices) or None,
+            )
+            for o in entry.options
+        ]
+        infos.append(
+            GameInfo(name=entry.name, title=entry.title, summary=entry.summary, options=options)
+        )
+    return infos
+
+
+@router.get("/api/card-sets")
+async def card_sets(hub: Annotated[Hub, Depends(get_hub)]) -> list[str]:
+    """The AXIA card sets this server accepts for ``cards=`` (never a file path)."""
+    return hub.catalog.names()
+
+
+@router.get("/api/agents")
+async def agents(
+    hub: Annotated[Hub, Depends(get_hub)],
+    settings: Annotated[ServerSettings, Depends(get_settings)],
+    game: Annotated[str | None, Query(max_length=512)] = None,
+) -> list[AgentInfo]:
+    """Bots that can take a seat, weakest first; with ``game``, only those fit for it."""
+    loaded = None
+    if game is not None:
+        vetted = await asyncio.to_thread(vet_network_game, game, hub.catalog, settings.max_plies)
+        loaded = vetted.game
+    infos = await asyncio.to_thread(agent_catalogue, loaded)
+    return [AgentInfo(name=i.name, strength=i.strength, summary=i.summary) for i in infos]

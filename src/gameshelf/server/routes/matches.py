@@ -1,0 +1,152 @@
+"""Matches: create, list, look at, join, records, replays and their game data."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import unicodedata
+from datetime import timedelta
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
+
+from gameshelf.agents import AGENTS
+
+from ..contract import (
+    CreateMatchRequest,
+    JoinRequest,
+    JoinResponse,
+    MatchData,
+    MatchListItem,
+    MatchRecord,
+    MatchSummary,
+    Replay,
+    ReplayRequest,
+)
+from ..db import as_utc, utcnow
+from ..deps import get_hub, limit_creates, limit_joins
+from ..errors import ServerError
+from ..hub import Hub
+
+router = APIRouter(tags=["matches"])
+HubDep = Annotated[Hub, Depends(get_hub)]
+BOT_LIKE = re.compile(r"bot\b|bot[:_\-]", re.IGNORECASE)
+
+
+@router.post("/api/matches", status_code=201, dependencies=[Depends(limit_creates)])
+async def create_match(body: CreateMatchRequest, hub: HubDep) -> MatchSummary:
+    """Create a match from a game string and seats (default: you against random bots)."""
+    seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+    runtime = await hub.create_match(body.game, seats, body.seed)
+    return MatchSummary(**hub.summary(runtime))
+
+
+@router.get("/api/matches")
+async def list_matches(
+    hub: HubDep,
+    status: Literal["open", "running", "finished", "broken"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    idle_max: Annotated[float | None, Query(gt=0, le=10**9)] = None,
+) -> list[MatchListItem]:
+    """Matches, newest first: open (seats free), running, finished (or set-aside ``broken``).
+
+    ``idle_max`` (seconds) leaves out open and running matches idle longer than that.
+    """
+    idle_before = None if idle_max is None else utcnow() - timedelta(seconds=idle_max)
+    rows = await asyncio.to_thread(hub.store.list_matches, status, limit, idle_before)
+    now = utcnow()
+    items = []
+    for row in rows:
+        updated = as_utc(row.updated or row.created)
+        items.append(
+            MatchListItem(
+                id=row.id,
+                game=row.game,
+                status=row.status,  # type: ignore[arg-type]
+                version=row.version,
+                created=as_utc(row.created).isoformat(),
+                updated=updated.isoformat(),
+                idle_seconds=round((now - updated).total_seconds(), 1),
+                result=row.result,
+                result_text=row.result_text or hub.result_text(row.id),
+            )
+        )
+    return items
+
+
+@router.get("/api/matches/{match_id}")
+async def get_match(match_id: str, hub: HubDep) -> MatchSummary:
+    """Public facts of one match (seats, status, result; the seed's commitment, and the
+    seed itself once the game is over)."""
+    return MatchSummary(**hub.summary(await hub.runtime(match_id)))
+
+
+@router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])
+async def join(match_id: str, body: JoinRequest, hub: HubDep) -> JoinResponse:
+    """Take a free seat; the answer holds the seat's secret token (keep it private)."""
+    seat, token = await hub.join(match_id, body.seat, normalise_name(body.name))
+    return JoinResponse(match=match_id, seat=seat, token=token)
+
+
+@router.get("/api/matches/{match_id}/record")
+async def record(match_id: str, hub: HubDep) -> MatchRecord:
+    """The game record of a finished match (JSON, replayable with `gameshelf replay`)."""
+    runtime = await hub.runtime(match_id)
+    body = hub.record(runtime).to_json()
+    body["seed_commitment"] = runtime.commitment
+    body["seed_salt"] = runtime.extras.seed_salt
+    return MatchRecord(**body)
+
+
+async def _replay(hub: Hub, match_id: str, tokens: list[str], all_seats: bool) -> Replay:
+    runtime = await hub.runtime(match_id)
+    seats = hub.seats_of_tokens(runtime, tokens)
+    hub.check_replay(runtime, all_seats)
+    frames = await asyncio.to_thread(hub.replay_frames, runtime, seats, all_seats)
+    return Replay(match=runtime.id, game=runtime.display, status=runtime.status, frames=frames)  # type: ignore[arg-type]
+
+
+@router.get("/api/matches/{match_id}/replay")
+async def public_replay(match_id: str, hub: HubDep, all_seats: bool = False) -> Replay:
+    """Every ply's public view (and, once the game is over, with ``all_seats=true``, every
+    seat's view), computed by the engine: what a replay draws."""
+    return await _replay(hub, match_id, [], all_seats)
+
+
+@router.post("/api/matches/{match_id}/replay")
+async def seat_replay(match_id: str, body: ReplayRequest, hub: HubDep) -> Replay:
+    """Like the GET, plus the views of the seats whose tokens are given (a player's own
+    hidden cards in their own replay)."""
+    return await _replay(hub, match_id, body.tokens, body.all_seats)
+
+
+@router.get("/api/matches/{match_id}/data")
+async def match_data(match_id: str, hub: HubDep) -> MatchData:
+    """Game data the match's views refer to (AXIA: the card set it was created with)."""
+    return MatchData(**hub.match_data(await hub.runtime(match_id)))
+
+
+def normalise_name(name: str | None) -> str | None:
+    """A player's display name, normalised (NFKC, single spaces) and checked.
+
+    Control, format (bidi) and private-use characters are refused, and so are names that would
+    pass for a bot ("bot …", or a bot's name): bots are marked by the server, never by a name.
+    """
+    if name is None:
+        return None
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    if not text:
+        return None
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"):
+            raise ServerError(
+                "request/invalid",
+                f"name: character U+{ord(char):04X} is not allowed in a player name",
+            )
+    if len(text) > 32:
+        raise ServerError("request/invalid", "name: at most 32 characters")
+    if BOT_LIKE.match(text) or text.lower() in AGENTS:
+        raise ServerError(
+            "request/invalid", f"name: {text!r} could be mistaken for a bot; choose another"
+        )
+    return text
