@@ -930,6 +930,13 @@ class AxiomState(State):
         who = "draw" if winner is None or winner < 0 else f"{COLOR_NAMES[winner]} wins"
         return f"{who} ({self.end_reason()})"
 
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Cubes, sceptres, side to move, ply and result as JSON-able data (see :mod:`.view`);
+        the same for every player (no hidden information)."""
+        from .view import build_view
+
+        return build_view(self, player)
+
     def render(self, color: bool = False) -> str:
         """Layer-by-layer terminal picture."""
         from .render import render_text
