@@ -24,6 +24,7 @@ from gameshelf import __version__
 from gameshelf.core.errors import GameshelfError
 
 from .bots import make_executor
+from .cluster import Cluster, SingleProcessGuard
 from .contract import ErrorResponse, frame_schemas
 from .db import Store
 from .errors import ServerError, error_body, http_status
@@ -62,10 +63,15 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        guard = SingleProcessGuard(database_url)
+        guard.acquire()  # SQLite: one server process per file
         store = await asyncio.to_thread(Store, database_url)  # migrates the schema
         executor = make_executor(bot_workers)
         hub = Hub(store, executor, limits, catalog, bot_workers)
         app.state.hub = hub
+        if database_url.startswith("postgresql"):
+            hub.cluster = Cluster(database_url)
+            await hub.cluster.start(hub)
         resumed = await hub.resume()
         if hub.broken:
             log.warning("%d matches could not be loaded and were set aside", len(hub.broken))
@@ -78,8 +84,11 @@ def create_app(
             for runtime in hub.runtimes.values():
                 if runtime.bot_task is not None:
                     runtime.bot_task.cancel()
+            if hub.cluster is not None:
+                await hub.cluster.stop()
             executor.shutdown(wait=False, cancel_futures=True)
             store.close()
+            guard.release()
 
     app = FastAPI(
         title="gameshelf",

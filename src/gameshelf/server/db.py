@@ -31,9 +31,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -276,6 +278,7 @@ class Store:
             match_row = session.get(MatchRow, match_id)
             if match_row is not None:
                 match_row.updated = utcnow()
+                self._notify(session, [(match_id, match_row.version)])
             seats = session.scalars(select(SeatRow).where(SeatRow.match_id == match_id)).all()
             if all(s.kind == "bot" or s.token_hash is not None for s in seats):
                 match = session.get(MatchRow, match_id)
@@ -283,48 +286,88 @@ class Store:
                     match.status = "running"
             return True
 
-    def append_moves(self, moves: list[PendingMove]) -> None:
-        """Store moves of different matches and their matches' new state in one transaction.
+    def append_moves(self, moves: list[PendingMove]) -> list[bool]:
+        """Store moves of different matches and their matches' new state in one transaction;
+        returns, per move, whether it was stored.
 
-        One commit (one fsync) for a whole batch is what lets many concurrent matches share
-        the database without queueing behind each other's commits.
+        Each move is a compare-and-set on its match's version: a move whose match moved on in
+        the meantime (another server process stored a move first) is not stored (False), and
+        the others are. One commit (one fsync) for a whole batch is what lets many concurrent
+        matches share the database without queueing behind each other's commits. On
+        PostgreSQL every stored move also notifies the other server processes.
         """
         now = utcnow()
+        stored: list[bool] = []
         with self.session() as session:
-            session.execute(
-                insert(MoveRow),
-                [
-                    {
-                        "match_id": m.match_id,
-                        "ply": m.ply,
-                        "player": m.player,
-                        "action": m.action,
-                        "notation": m.notation,
-                        "created": now,
-                    }
-                    for m in moves
-                ],
+            for move in moves:
+                changed = session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == move.match_id, MatchRow.version == move.version - 1)
+                    .values(
+                        version=move.version,
+                        status=move.status,
+                        result=move.result,
+                        result_text=move.result_text,
+                        updated=now,
+                    )
+                    .execution_options(synchronize_session=False)
+                )
+                if _rowcount(changed) != 1:
+                    stored.append(False)
+                    continue
+                session.execute(
+                    insert(MoveRow).values(
+                        match_id=move.match_id,
+                        ply=move.ply,
+                        player=move.player,
+                        action=move.action,
+                        notation=move.notation,
+                        created=now,
+                    )
+                )
+                stored.append(True)
+            self._notify(
+                session,
+                [(m.match_id, m.version) for m, ok in zip(moves, stored, strict=True) if ok],
             )
+        return stored
+
+    def _notify(self, session: Session, changes: list[tuple[str, int]]) -> None:
+        """Tell the other server processes (PostgreSQL ``NOTIFY``, sent at commit)."""
+        if not self.url.startswith("postgresql"):
+            return
+        for match_id, version in dict(changes).items():
             session.execute(
-                update(MatchRow),
-                [
-                    {
-                        "id": m.match_id,
-                        "version": m.version,
-                        "status": m.status,
-                        "result": m.result,
-                        "result_text": m.result_text,
-                        "updated": now,
-                    }
-                    for m in moves
-                ],
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{match_id}:{version}"},
             )
 
-    def remove_moves_from(self, match_id: str, ply: int, version: int, status: str) -> None:
-        """Delete every move from ``ply`` on (an undo) and store the new version, atomically."""
+    def remove_moves_from(self, match_id: str, ply: int, version: int, status: str) -> bool:
+        """Delete every move from ``ply`` on (an undo) and store the new version, atomically,
+        if the match is still at ``version - 1`` (False: it moved on, nothing changed)."""
         with self.session() as session:
+            changed = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.version == version - 1)
+                .values(version=version, status=status, result=None, updated=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+            if _rowcount(changed) != 1:
+                return False
             session.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply >= ply))
-            self._update(session, match_id, version, status, None)
+            self._notify(session, [(match_id, version)])
+            return True
+
+    def count_bot_only_running(self) -> int:
+        """Running matches without a human seat, across every server process."""
+        with self.session() as session:
+            humans = select(SeatRow.match_id).where(SeatRow.kind == "human")
+            query = (
+                select(func.count())
+                .select_from(MatchRow)
+                .where(MatchRow.status == "running", MatchRow.id.not_in(humans))
+            )
+            return int(session.scalar(query) or 0)
 
     @staticmethod
     def _update(
@@ -338,8 +381,8 @@ class Store:
         match.result = result
         match.updated = utcnow()
 
-    def load(self, match_id: str) -> StoredMatch | None:
-        """A match with its seats and moves, or None."""
+    def load(self, match_id: str, from_ply: int = 0) -> StoredMatch | None:
+        """A match with its seats and moves (those from ``from_ply`` on), or None."""
         with self.session() as session:
             match = session.get(MatchRow, match_id)
             if match is None:
@@ -348,7 +391,9 @@ class Store:
                 select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
             ).all()
             moves = session.scalars(
-                select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.ply)
+                select(MoveRow)
+                .where(MoveRow.match_id == match_id, MoveRow.ply >= from_ply)
+                .order_by(MoveRow.ply)
             ).all()
             extras = self._extras(session, match_id)
             return StoredMatch(
@@ -443,6 +488,13 @@ def schema_revision(engine: Engine) -> str | None:
     """The Alembic revision the database is at (``None`` before any migration)."""
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+NOTIFY_CHANNEL = "gameshelf_matches"
+
+
+def _rowcount(result: Any) -> int:
+    return int(getattr(result, "rowcount", 0))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

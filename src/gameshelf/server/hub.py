@@ -20,7 +20,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gameshelf.agents import AGENTS
 from gameshelf.agents.catalogue import check_agent
@@ -32,6 +32,9 @@ from .bots import choose_bot_action
 from .db import MatchExtras, PendingMove, SeatInfo, Store, hash_token, token_matches
 from .errors import ServerError
 from .settings import ServerSettings
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 from .vetting import CardSetCatalog, choose_seed, load_pinned, seed_commitment, vet_network_game
 
 log = logging.getLogger("gameshelf.server")
@@ -124,33 +127,36 @@ class GroupCommitter:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.queue: asyncio.Queue[tuple[PendingMove, asyncio.Future[None]]] | None = None
+        self.queue: asyncio.Queue[tuple[PendingMove, asyncio.Future[bool]]] | None = None
         self.task: asyncio.Task[None] | None = None
 
-    async def write(self, move: PendingMove) -> None:
-        """Queue ``move`` and wait until it is durably stored (re-raising a storage error)."""
+    async def write(self, move: PendingMove) -> bool:
+        """Queue ``move`` and wait until its batch committed: True if it was stored, False if
+        its match had moved on (a storage error is re-raised)."""
         if self.queue is None or self.task is None or self.task.done():
             self.queue = asyncio.Queue()
             self.task = asyncio.get_running_loop().create_task(self._run(self.queue))
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         await self.queue.put((move, done))
-        await done
+        return await done
 
-    async def _run(self, queue: asyncio.Queue[tuple[PendingMove, asyncio.Future[None]]]) -> None:
+    async def _run(self, queue: asyncio.Queue[tuple[PendingMove, asyncio.Future[bool]]]) -> None:
         while True:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < self.MAX_BATCH:
                 batch.append(queue.get_nowait())
             try:
-                await asyncio.to_thread(self.store.append_moves, [move for move, _ in batch])
+                stored = await asyncio.to_thread(
+                    self.store.append_moves, [move for move, _ in batch]
+                )
             except Exception as error:  # every waiter learns its move was not stored
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(error)
                 continue
-            for _, done in batch:
+            for (_, done), ok in zip(batch, stored, strict=True):
                 if not done.done():
-                    done.set_result(None)
+                    done.set_result(ok)
 
 
 class Hub:
@@ -175,6 +181,7 @@ class Hub:
         # queues behind a room of bots playing each other.
         self.background_slots = asyncio.Semaphore(max(1, bot_workers - 1))
         self.broken: set[str] = set()
+        self.cluster: Cluster | None = None  # set on PostgreSQL: several processes share it
 
     # --- matches --------------------------------------------------------------------------
     async def create_match(
@@ -197,7 +204,7 @@ class Hub:
         infos = [self._seat_info(index, spec) for index, spec in enumerate(seats)]
         await asyncio.to_thread(self._check_bots, game, infos)
         if all(info.kind == "bot" for info in infos):
-            self._check_bot_only_room()
+            await self._check_bot_only_room()
         humans = sum(info.kind == "human" for info in infos)
         chosen, salt, by_client = choose_seed(game, humans, seed)
         extras = MatchExtras(
@@ -222,8 +229,8 @@ class Hub:
             if info.agent is not None:
                 check_agent(info.agent, game)
 
-    def _check_bot_only_room(self) -> None:
-        running = sum(1 for r in self.runtimes.values() if r.bots_only and r.status == "running")
+    async def _check_bot_only_room(self) -> None:
+        running = await asyncio.to_thread(self.store.count_bot_only_running)
         if running >= self.settings.max_bot_only_matches:
             raise ServerError(
                 "server/busy",
@@ -375,7 +382,7 @@ class Hub:
         status = "finished" if after.is_terminal() else "running"
         result = after.returns() if after.is_terminal() else None
         try:
-            await self.writer.write(
+            stored = await self.writer.write(
                 PendingMove(
                     runtime.id,
                     len(runtime.movers),
@@ -394,6 +401,11 @@ class Hub:
                 "server/unavailable",
                 "the database is unavailable right now; nothing was changed, try again",
             ) from None
+        if not stored:  # another server process changed the match first
+            await self._refresh_locked(runtime)
+            raise ServerError(
+                "state/stale-version", f"the match moved on; it is at {runtime.version} now"
+            )
         runtime.state = after
         runtime.movers.append(player)
         runtime.notations.append(notation)
@@ -420,7 +432,7 @@ class Hub:
             keep = self._undo_point(runtime, seat)
             state = await asyncio.to_thread(self._replay, runtime, keep)
             try:
-                await asyncio.to_thread(
+                stored = await asyncio.to_thread(
                     self.store.remove_moves_from, runtime.id, keep, runtime.version + 1, "running"
                 )
             except Exception as error:
@@ -428,6 +440,11 @@ class Hub:
                 raise ServerError(
                     "server/unavailable", "the database is unavailable right now; try again"
                 ) from None
+            if not stored:
+                await self._refresh_locked(runtime)
+                raise ServerError(
+                    "state/stale-version", f"the match moved on; it is at {runtime.version} now"
+                )
             runtime.state = state
             del runtime.movers[keep:]
             del runtime.notations[keep:]
@@ -464,6 +481,10 @@ class Hub:
         return None
 
     # --- bots and chance --------------------------------------------------------------------
+    def schedule_bots(self, runtime: Runtime) -> None:
+        """Let the match's bots and chance move, if any is to (and this process owns it)."""
+        self._schedule_bots(runtime)
+
     def _schedule_bots(self, runtime: Runtime) -> None:
         if runtime.bot_task is None or runtime.bot_task.done():
             runtime.bot_task = asyncio.get_running_loop().create_task(self._supervise(runtime))
@@ -471,10 +492,14 @@ class Hub:
     async def _supervise(self, runtime: Runtime) -> None:
         """Drive the match's bots and chance; after a failure (the database away) log it,
         wait with backoff and go on, so a brief outage never stalls a match until restart."""
+        if self.cluster is not None and not await self.cluster.own(runtime.id):
+            return  # another server process owns this match and drives its bots
         delay = 0.25
         while True:
             try:
                 await self._drive(runtime)
+                if self.cluster is not None and runtime.status == "finished":
+                    await self.cluster.release(runtime.id)
                 return
             except asyncio.CancelledError:
                 raise
@@ -527,6 +552,49 @@ class Hub:
             rng = make_rng(derive_seed(runtime.seed, "fallback", plies))
             return int(rng.choice(runtime.state.legal_actions()))
 
+    # --- several server processes on one database --------------------------------------------
+    async def refresh(self, match_id: str, version: int) -> None:
+        """Another process changed ``match_id`` (now at ``version``): catch up and tell our
+        clients, and drive the bots if this process owns the match."""
+        runtime = self.runtimes.get(match_id)
+        if runtime is None or runtime.version >= version:
+            return
+        async with runtime.lock:
+            last = await self._refresh_locked(runtime)
+        self._broadcast(runtime, last)
+        self._schedule_bots(runtime)
+
+    async def _refresh_locked(self, runtime: Runtime) -> tuple[int, str] | None:
+        """Bring ``runtime`` (lock held) up to the database; returns the newest move seen."""
+        plies = len(runtime.movers)
+        stored = await asyncio.to_thread(self.store.load, runtime.id, plies)
+        if stored is None or stored.version == runtime.version:
+            return None
+        if stored.version - runtime.version == len(stored.moves):  # only new moves
+            state = runtime.state.clone()
+            for player, action, notation in stored.moves:
+                state.apply_action(action)
+                runtime.movers.append(player)
+                runtime.notations.append(notation)
+            runtime.state = state
+        else:  # an undo happened elsewhere: rebuild from the start
+            stored = await asyncio.to_thread(self.store.load, runtime.id)
+            if stored is None:
+                return None
+            fresh = await asyncio.to_thread(self._load, runtime.id)
+            runtime.state, runtime.movers, runtime.notations = (
+                fresh.state,
+                fresh.movers,
+                fresh.notations,
+            )
+        runtime.seats = stored.seats
+        runtime.version = stored.version
+        runtime.status = stored.status
+        runtime.touched = time.monotonic()
+        if not runtime.movers:
+            return None
+        return runtime.movers[-1], runtime.notations[-1]
+
     async def resume(self) -> int:
         """After a restart: load every running match and let its bots continue.
 
@@ -536,6 +604,8 @@ class Hub:
         ids = await asyncio.to_thread(self.store.match_ids, "running")
         resumed = 0
         for match_id in ids:
+            if self.cluster is not None and not await self.cluster.own(match_id):
+                continue  # another live process has it
             try:
                 runtime = await self.runtime(match_id)
             except ServerError:

@@ -1,0 +1,195 @@
+"""Several server processes on one PostgreSQL database, coordinated by the database itself.
+
+- **The database is the referee of every change.** A move, an undo or a seat taken is a
+  compare-and-set on the match's version in one transaction (``Store.append_moves``), so of two
+  racing moves sent to two processes exactly one is stored; the loser's process catches up and
+  answers ``state/stale-version``. Moves stay durable before they are acknowledged.
+- **Broadcasts through ``LISTEN/NOTIFY``.** Each stored change sends ``NOTIFY
+  gameshelf_matches, '<id>:<version>'`` at commit; every process listens, and one that holds the
+  match in memory reads the new rows and sends its own clients their views. A client may be
+  connected to any process.
+- **One owner per live match drives its bots and chance**, proven by a session-level
+  PostgreSQL advisory lock held on this process's lock connection. A process takes ownership
+  when it schedules a match's bots; a steward loop offers every running match without an owner
+  to this process each second. When a process dies its connection closes, its locks are freed,
+  and the other processes' stewards take its matches over within about a second.
+
+SQLite stays single-process: :class:`SingleProcessGuard` refuses a second server on the same
+file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+import psycopg
+
+from .db import NOTIFY_CHANNEL
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("gameshelf.server")
+
+STEWARD_EVERY_SECONDS = 1.0
+
+
+def conninfo(database_url: str) -> str:
+    """A psycopg connection string from a SQLAlchemy URL (``postgresql+psycopg://…``)."""
+    scheme, sep, rest = database_url.partition("://")
+    return f"postgresql://{rest}" if sep and scheme.startswith("postgresql") else database_url
+
+
+def lock_key(match_id: str) -> int:
+    """The advisory-lock key of a match: its 16 hex digits as a signed 64-bit integer."""
+    value = int(match_id, 16)
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+class Cluster:
+    """This process's membership of a group of server processes on one PostgreSQL database."""
+
+    def __init__(self, database_url: str) -> None:
+        self.conninfo = conninfo(database_url)
+        self.owned: set[str] = set()
+        self._locks: psycopg.AsyncConnection[tuple[object, ...]] | None = None
+        self._lock_guard = asyncio.Lock()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self, hub: Hub) -> None:
+        """Open the lock connection, start listening and stewarding."""
+        self._locks = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._listen(hub)),
+            loop.create_task(self._steward(hub)),
+        ]
+
+    async def stop(self) -> None:
+        """Stop listening and give every match up (closing the connection frees the locks)."""
+        for task in self._tasks:
+            task.cancel()
+        if self._locks is not None:
+            with contextlib.suppress(Exception):
+                await self._locks.close()
+        self.owned.clear()
+
+    async def own(self, match_id: str) -> bool:
+        """Whether this process owns ``match_id`` now (taking it if nobody does)."""
+        if match_id in self.owned:
+            return True
+        async with self._lock_guard:
+            if self._locks is None:
+                return False
+            cursor = await self._locks.execute(
+                "SELECT pg_try_advisory_lock(%s)", (lock_key(match_id),)
+            )
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            self.owned.add(match_id)
+            return True
+        return False
+
+    async def release(self, match_id: str) -> None:
+        """Give up ``match_id`` (its game is over)."""
+        if match_id not in self.owned:
+            return
+        self.owned.discard(match_id)
+        async with self._lock_guard:
+            if self._locks is not None:
+                await self._locks.execute("SELECT pg_advisory_unlock(%s)", (lock_key(match_id),))
+
+    async def _listen(self, hub: Hub) -> None:
+        """Apply other processes' changes as their notifications arrive (reconnecting)."""
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True
+                ) as connection:
+                    await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    async for notice in connection.notifies():
+                        match_id, _, version = notice.payload.partition(":")
+                        if version.isdigit():
+                            asyncio.get_running_loop().create_task(
+                                _quietly(hub.refresh(match_id, int(version)))
+                            )
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("cluster: listening failed (%s); reconnecting in 1 s", error)
+                await asyncio.sleep(1.0)
+
+    async def _steward(self, hub: Hub) -> None:
+        """Each second, take over running matches nobody owns (their process died)."""
+        while True:
+            await asyncio.sleep(STEWARD_EVERY_SECONDS)
+            try:
+                ids = await asyncio.to_thread(hub.store.match_ids, "running")
+                for match_id in ids:
+                    if match_id in self.owned or not await self.own(match_id):
+                        continue
+                    log.info("cluster: this process now owns match %s", match_id)
+                    runtime = await hub.runtime(match_id)
+                    await hub.refresh(match_id, 1 << 62)  # catch up with the database
+                    hub.schedule_bots(runtime)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("cluster: steward pass failed: %s", error)
+
+
+async def _quietly(work: object) -> None:
+    try:
+        await work  # type: ignore[misc]
+    except Exception as error:
+        log.warning("cluster: catching up failed: %s", error)
+
+
+class SingleProcessGuard:
+    """An exclusive lock on ``<database file>.lock``: a second server on the same SQLite file
+    is refused at start-up instead of silently corrupting its matches' in-memory state."""
+
+    def __init__(self, database_url: str) -> None:
+        self.path = _sqlite_path(database_url)
+        self.handle: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise ``RuntimeError`` naming the file and what to do."""
+        if self.path is None:
+            return
+        handle = open(self.path.with_name(self.path.name + ".lock"), "w")  # noqa: SIM115
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise RuntimeError(
+                f"another gameshelf server is already using {self.path}; SQLite takes one "
+                "server process — use PostgreSQL (--database-url postgresql+psycopg://…) to run "
+                "several"
+            ) from None
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self.handle = handle
+
+    def release(self) -> None:
+        """Let the lock go (at shutdown)."""
+        if self.handle is not None:
+            fcntl.flock(self.handle, fcntl.LOCK_UN)
+            self.handle.close()
+            self.handle = None
+
+
+def _sqlite_path(database_url: str) -> Path | None:
+    prefix = "sqlite:///"
+    if not database_url.startswith(prefix):
+        return None
+    name = database_url[len(prefix) :]
+    if not name or name == ":memory:":
+        return None
+    return Path(name).resolve()
