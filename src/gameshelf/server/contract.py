@@ -78,6 +78,10 @@ class Health(BaseModel):
 
     status: Literal["ok"]
     version: str
+    matches_in_memory: int
+    matches_owned: int | None = Field(
+        description="matches whose bots this process drives (several processes); else null"
+    )
 
 
 class OptionInfo(BaseModel):

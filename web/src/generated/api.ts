@@ -206,7 +206,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness check.
+         * @description Liveness check, with how many matches this process holds and drives.
          */
         get: operations["health_healthz_get"];
         put?: never;
@@ -311,6 +311,13 @@ export interface components {
          * @description Liveness.
          */
         Health: {
+            /** Matches In Memory */
+            matches_in_memory: number;
+            /**
+             * Matches Owned
+             * @description matches whose bots this process drives (several processes); else null
+             */
+            matches_owned: number | null;
             /**
              * Status
              * @constant

@@ -21,9 +21,15 @@ router = APIRouter(tags=["lobby"])
 
 
 @router.get("/healthz")
-async def health() -> Health:
-    """Liveness check."""
-    return Health(status="ok", version=__version__)
+async def health(hub: Annotated[Hub, Depends(get_hub)]) -> Health:
+    """Liveness check, with how many matches this process holds and drives."""
+    owned = None if hub.cluster is None else len(hub.cluster.owned)
+    return Health(
+        status="ok",
+        version=__version__,
+        matches_in_memory=len(hub.runtimes),
+        matches_owned=owned,
+    )
 
 
 @router.get("/api/games")
