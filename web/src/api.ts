@@ -1,5 +1,6 @@
 // HTTP lobby and token storage. Tokens never go in URLs: they live in localStorage,
 // keyed by match id, so a reload or a second tab of this browser keeps its seats.
+import type { components } from "./generated/api";
 
 export interface GameOption {
   name: string;
@@ -27,6 +28,8 @@ export interface SeatInfo {
 export interface MatchSummary {
   id: string;
   game: string;
+  /** The registered game name ("cage"), when the server sends it. */
+  name?: string | null;
   status: "open" | "running" | "finished";
   version: number;
   plies: number;
@@ -58,6 +61,13 @@ export interface GameRecord {
   moves: RecordMove[];
   [key: string]: unknown;
 }
+
+/** One ply of a replay: who moved, the move (null at the start, and for hidden-information games
+ *  until the end) and the views after it ("public" and each seat shown), from the engine. */
+export type ReplayFrame = components["schemas"]["ReplayFrame"];
+export type Replay = components["schemas"]["Replay"];
+/** Game data a match's views refer to (AXIA: its card set), as the match was created with. */
+export type MatchData = components["schemas"]["MatchData"];
 
 /** A bot as the lobby offers it: name, strength rank (higher plays better), one line. */
 export interface AgentInfo {
@@ -150,6 +160,13 @@ export const api = {
       { seat, name },
     ),
   record: (id: string) => call<GameRecord>("GET", `/api/matches/${encodeURIComponent(id)}/record`),
+  /** Every ply's views: public, the seats the tokens prove, and every seat with ``allSeats``
+   *  (only once the game is over). */
+  replay: (id: string, tokens: string[], allSeats: boolean) =>
+    tokens.length
+      ? call<Replay>("POST", `/api/matches/${encodeURIComponent(id)}/replay`, { tokens, all_seats: allSeats })
+      : call<Replay>("GET", `/api/matches/${encodeURIComponent(id)}/replay${allSeats ? "?all_seats=true" : ""}`),
+  data: (id: string) => call<MatchData>("GET", `/api/matches/${encodeURIComponent(id)}/data`),
 };
 
 const KEY = "gameshelf:tokens:";
@@ -177,39 +194,16 @@ export function setPlayerName(name: string): void {
   localStorage.setItem("gameshelf:name", name);
 }
 
-/** The game's base name from a game string: "cage(players=3)" -> "cage". */
-export function baseGame(game: string): string {
-  const i = game.indexOf("(");
-  return (i < 0 ? game : game.slice(0, i)).trim();
-}
-
-/** Option values from a game string (simple parser: commas outside quotes split). */
-export function gameOptions(game: string): Record<string, string> {
-  const i = game.indexOf("(");
-  const out: Record<string, string> = {};
-  if (i < 0) return out;
-  const inner = game.slice(i + 1, game.lastIndexOf(")"));
-  let depth = "";
-  let cur = "";
-  const parts: string[] = [];
-  for (const ch of inner) {
-    if (depth) {
-      if (ch === depth) depth = "";
-      cur += ch;
-    } else if (ch === '"' || ch === "'") {
-      depth = ch;
-      cur += ch;
-    } else if (ch === ",") {
-      parts.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  if (cur.trim()) parts.push(cur);
-  for (const part of parts) {
-    const eq = part.indexOf("=");
-    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim().replace(/^["']|["']$/g, "");
-  }
-  return out;
+/**
+ * Which of the server's games (``GET /api/games`` names) a game string is for. The game string
+ * itself is opaque: its options are the server's business; only the registered name it starts
+ * with picks the board. A summary's own ``name`` wins when the server sends one.
+ */
+export function gameName(game: string, names: string[], given?: string | null): string {
+  if (given) return given;
+  let best = "";
+  for (const name of names) if ((game === name || game.startsWith(`${name}(`)) && name.length > best.length) best = name;
+  return best;
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(

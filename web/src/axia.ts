@@ -2,9 +2,8 @@
 // dice, face-up row, items, scoring slots, opponents, effect targets — all chosen by clicking.
 // Clicks select notation tokens (a die, a space, a card, a slot); the moves offered are always
 // the server's legal moves that contain every selected token.
-import { el, gameOptions } from "./api";
+import { el } from "./api";
 import type { Board, BoardContext } from "./types";
-import cardsData from "../../src/gameshelf/games/axia/data/cards.json";
 
 interface Space {
   region: string;
@@ -26,10 +25,24 @@ interface CardsFile {
   scoring: { id: string; row: ScoringSide; column: ScoringSide }[];
   items: { id: string; effect: string; vp: number }[];
 }
-const CARDS = cardsData as unknown as CardsFile;
-const TERRITORY = new Map(CARDS.territory.map((c) => [c.id, c]));
-const SCORING = new Map(CARDS.scoring.map((c) => [c.id, c]));
-const ITEMS = new Map(CARDS.items.map((c) => [c.id, c]));
+/** The card set the match was created with (GET /api/matches/{id}/data), by card id. */
+interface CardIndex {
+  territory: Map<string, CardsFile["territory"][number]>;
+  scoring: Map<string, CardsFile["scoring"][number]>;
+  items: Map<string, CardsFile["items"][number]>;
+}
+const NO_CARDS: CardIndex = { territory: new Map(), scoring: new Map(), items: new Map() };
+
+function indexCards(raw: unknown): CardIndex {
+  const file = raw as Partial<CardsFile> | null;
+  if (!file || typeof file !== "object") return NO_CARDS;
+  const list = <T>(items: T[] | undefined): T[] => (Array.isArray(items) ? items : []);
+  return {
+    territory: new Map(list(file.territory).map((c) => [c.id, c])),
+    scoring: new Map(list(file.scoring).map((c) => [c.id, c])),
+    items: new Map(list(file.items).map((c) => [c.id, c])),
+  };
+}
 
 interface Die {
   die: string;
@@ -48,6 +61,10 @@ interface PlayerView {
   hand?: string[];
   items?: string[];
   offer?: string[];
+  /** Per slot (R1–R3, C1–C3), whether its scoring card scores now (when the view gives it). */
+  scoring_active?: boolean[];
+  /** The final score sheet (from the view's `score_sheets`, at the end). */
+  sheet?: { rows?: { slot: string; active: boolean }[] };
 }
 interface AxiaView {
   viewer: number | null;
@@ -65,6 +82,7 @@ interface AxiaView {
   turn?: { player: number; die_taken: boolean; item_played: boolean; physical_as_magic: boolean };
   returns?: number[] | null;
   solo_rank?: string | null;
+  score_sheets?: { rows?: { slot: string; active: boolean }[] }[];
 }
 
 const COLS = "abcdef";
@@ -105,7 +123,8 @@ export function createAxiaBoard(): Board {
   const element = el("div", { class: "axia-board" });
   let context: BoardContext | null = null;
   let selection: string[] = [];
-  let customCards = false;
+  let cards: CardIndex = NO_CARDS;
+  let cardsFrom: unknown = undefined;
 
   function candidates(extra: string[] = []): string[] {
     const need = [...selection, ...extra];
@@ -167,8 +186,9 @@ export function createAxiaBoard(): Board {
       return node;
     }
     const local = (row % 2) * 2 + (col % 2);
-    const data = customCards ? undefined : TERRITORY.get(card)?.spaces[local];
+    const data = cards.territory.get(card)?.spaces[local];
     if (data) {
+      node.dataset.beast = data.beast;
       node.classList.add(REGION_CLASS[data.region] ?? "r-other");
       node.append(
         el("span", { class: "beast", text: beastName(data.beast) }),
@@ -234,18 +254,15 @@ export function createAxiaBoard(): Board {
     const name = index < 3 ? `R${index + 1}` : `C${index - 2}`;
     const card = player.scoring[index];
     const node = el("div", { class: "slot", "data-slot": name });
-    // Active once every beast of one of its two linked lines is wounded or defeated.
-    const lines = [0, 1].map((k) =>
-      Array.from({ length: 6 }, (_, i) => (index < 3 ? (2 * index + k) * 6 + i : i * 6 + 2 * (index - 3) + k)),
-    );
-    const filled = (space: number) => player.grid[Math.floor(space / 12) * 3 + Math.floor((space % 6) / 2)] !== null;
-    const active = lines.some((line) => line.every((space) => filled(space) && (player.marks[space] ?? ".") !== "."));
+    // Whether the slot scores now is the engine's word (the view's `scoring_active`, or the
+    // final score sheet's rows); the browser does not work it out.
+    const active = player.scoring_active?.[index] ?? player.sheet?.rows?.find((row) => row.slot === name)?.active ?? false;
     if (card && active) {
       node.classList.add("active");
       node.setAttribute("data-active", "true");
     }
     if (card) {
-      const data = customCards ? undefined : SCORING.get(card);
+      const data = cards.scoring.get(card);
       node.append(el("strong", { text: card }));
       node.title = `${name}: ${card} — ${scoringText(index < 3 ? data?.row : data?.column)}`;
       node.append(el("small", { text: `${(index < 3 ? data?.row : data?.column)?.points ?? ""} VP${active ? " ✓" : ""}` }));
@@ -256,12 +273,17 @@ export function createAxiaBoard(): Board {
 
   function render(): void {
     if (!context) return;
-    const view = context.view as unknown as AxiaView;
+    const given = context.view as unknown as AxiaView;
+    const view: AxiaView = given.players ? { ...given, players: given.players.map((p, i) => ({ ...p, sheet: given.score_sheets?.[i] })) } : given;
     if (!view.players) {
       element.replaceChildren(el("p", { class: "muted", text: "Waiting for the table…" }));
       return;
     }
-    customCards = "cards" in gameOptions(context.game);
+    if (context.data?.cards !== cardsFrom) {
+      cardsFrom = context.data?.cards;
+      cards = indexCards(cardsFrom);
+      element.dataset.cardSet = context.data?.card_set ?? "";
+    }
     const me = context.viewer;
     const mine = me !== null ? view.players[me] : null;
 
@@ -303,12 +325,12 @@ export function createAxiaBoard(): Board {
       hand.append(clickable(node, [card], `hand card ${card}`));
     }
     for (const card of mine?.offer ?? []) {
-      const data = customCards ? undefined : SCORING.get(card);
+      const data = cards.scoring.get(card);
       const node = el("div", { class: "mini-card scoring" }, el("strong", { text: card }), el("small", { text: `Row: ${scoringText(data?.row)}` }), el("small", { text: `Col: ${scoringText(data?.column)}` }));
       hand.append(clickable(node, [card], `scoring card ${card}`));
     }
     for (const item of mine?.items ?? []) {
-      const data = ITEMS.get(item);
+      const data = cards.items.get(item);
       const node = el("div", { class: "mini-card item" }, el("strong", { text: item }), el("small", { text: data ? `${pretty(data.effect)} · ${data.vp} VP` : "" }));
       hand.append(clickable(node, [item], `item ${item}`));
     }
@@ -381,14 +403,64 @@ export function createAxiaBoard(): Board {
         el("section", { class: "others" }, el("h3", { text: mine ? "Opponents" : "Territories" }), others),
       ),
       el("section", {}, el("h3", { text: view.phase === "over" ? "Final score sheet" : "Scores" }), scores, view.solo_rank ? el("p", { class: "rank", text: `Solo rank: ${view.solo_rank}` }) : null),
-      customCards ? el("p", { class: "muted", text: "This match uses its own card file: spaces show their names only." }) : null,
+      cards.territory.size ? null : el("p", { class: "muted", text: "No card data for this match (yet): spaces show their names only." }),
     ];
     element.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+    publishDrawn();
+  }
+
+  /**
+   * What the table shows, read back from the page (not from the view): round and phase from the
+   * head, the dice, the face-up row, this viewer's hand, every territory (cards per cell, wound
+   * and defeat marks and beasts per space, scoring cards per slot) and the score sheet. On
+   * `data-drawn` (tests and tools compare it with the engine's view).
+   */
+  function publishDrawn(): void {
+    const text = (node: Element | null | undefined) => (node?.textContent ?? "").trim();
+    const round = /Round (\d+)/.exec(text(element.querySelector(".axia-head .pill")));
+    const phase = [...element.querySelectorAll(".axia-head .pill")].map((p) => text(p)).find((t) => t.startsWith("Phase: "));
+    const dice = [...element.querySelectorAll<HTMLElement>(".dice .die")].map((node) => {
+      const pips = text(node.querySelector(".pips"));
+      const by = /player (\d+)/.exec(text(node.querySelector(".used-by")));
+      return { die: node.dataset.die ?? "", value: pips === "?" ? null : Number(pips), used_by: by ? Number(by[1]) - 1 : null };
+    });
+    const faceUp = [...element.querySelectorAll(".face-up .mini-card:not(.deck) strong")].map((n) => (text(n) === "—" ? null : text(n)));
+    const hand = [...element.querySelectorAll(".hand .mini-card:not(.scoring):not(.item) strong")].map((n) => text(n));
+    const players = [...element.querySelectorAll<HTMLElement>(".territory[data-player]")]
+      .sort((a, b) => Number(a.dataset.player) - Number(b.dataset.player))
+      .map((box) => {
+        const grid = [...box.querySelectorAll<HTMLElement>(".card-cell")].map((c) => (c.classList.contains("open") ? null : c.title));
+        const marks = Array.from({ length: 36 }, () => ".");
+        const beasts: (string | null)[] = Array.from({ length: 36 }, () => null);
+        for (const space of box.querySelectorAll<HTMLElement>(".space[data-space]")) {
+          const name = space.dataset.space ?? "";
+          const index = (Number(name.slice(1)) - 1) * 6 + COLS.indexOf(name[0]);
+          marks[index] = space.classList.contains("defeated") ? "X" : space.classList.contains("wounded") ? "w" : ".";
+          beasts[index] = space.dataset.beast ?? null;
+        }
+        const scoring: (string | null)[] = Array.from({ length: 6 }, () => null);
+        for (const slot of box.querySelectorAll<HTMLElement>(".slot[data-slot]")) {
+          const name = slot.dataset.slot ?? "";
+          const index = name[0] === "R" ? Number(name[1]) - 1 : Number(name[1]) + 2;
+          scoring[index] = text(slot.querySelector("strong")) || null;
+        }
+        return { player: Number(box.dataset.player), grid, marks: marks.join(""), beasts, scoring };
+      });
+    const scores = [...element.querySelectorAll("#score-sheet tr")].slice(1).map((row) => text(row.querySelectorAll("td")[1]));
+    element.dataset.drawn = JSON.stringify({
+      round: round ? Number(round[1]) : null,
+      phase: phase ? phase.slice("Phase: ".length) : null,
+      dice,
+      face_up: faceUp,
+      hand,
+      players,
+      scores,
+    });
   }
 
   function miniSpaces(card: string): HTMLElement {
     const box = el("div", { class: "mini-spaces" });
-    const data = customCards ? undefined : TERRITORY.get(card);
+    const data = cards.territory.get(card);
     for (const space of data?.spaces ?? []) {
       box.append(el("span", { class: `space tiny ${REGION_CLASS[space.region] ?? ""}`, title: `${beastName(space.beast)} · ${space.region} · ${space.die} die${space.critical ? ` · critical ${space.critical}` : ""}`, text: `${beastName(space.beast)}${space.critical ? ` ${space.critical}` : ""}${space.die === "magic" ? " ✦" : ""}` }));
     }

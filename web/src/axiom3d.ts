@@ -1,6 +1,7 @@
 // Axiom in 3D: domed cubes, recesses, sceptres. Click a sceptre to light its destinations and
 // click one to move; click a cube to see its target cells, pick one, then a dome placement.
-// Everything offered comes from the server's legal moves.
+// Everything offered comes from the server's legal moves; everything drawn from the engine's
+// view (cubes, sceptres, side to move, result). No rules are worked out here.
 import * as THREE from "three";
 import { el } from "./api";
 import type { Board, BoardContext } from "./types";
@@ -23,28 +24,37 @@ const DIRS: Record<string, Vec> = {
   "z-": [0, 0, -1],
 };
 
-export function parseAxiomPosition(position: string): { pieces: AxiomPiece[]; toMove: string; result: string } {
-  const pieces: AxiomPiece[] = [];
-  let toMove = "";
-  let result = "-";
-  for (const raw of position.split("\n")) {
-    const line = raw.trim();
-    const header = /^([a-z-]+):\s*(.*)$/.exec(line);
-    if (header) {
-      if (header[1] === "to-move") toMove = header[2];
-      if (header[1] === "result") result = header[2];
-      continue;
-    }
-    const m = /^\((black|white)\)\s*([CS])\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*(.*)$/.exec(line);
-    if (!m) continue;
-    pieces.push({
-      colour: m[1] as "black" | "white",
-      kind: m[2] as "C" | "S",
-      cell: [Number(m[3]), Number(m[4]), Number(m[5])],
-      faces: m[6].split(/[\s,]+/).filter((f) => f in DIRS),
-    });
-  }
-  return { pieces, toMove, result };
+/** A cube of the engine's view (`AxiomState.view`, see docs/games/axiom.md). */
+interface ViewCube {
+  x: number;
+  y: number;
+  z: number;
+  owner: number;
+  colour: "black" | "white";
+  domes: string[];
+}
+/** A sceptre of the engine's view: the cell of its cube and the face it stands on. */
+interface ViewSceptre {
+  x: number;
+  y: number;
+  z: number;
+  owner: number;
+  colour: "black" | "white";
+  face: string;
+}
+interface AxiomView {
+  cubes?: ViewCube[];
+  sceptres?: ViewSceptre[];
+  colour_to_move?: string;
+  result?: { winner: number | null; reason: string; text: string } | null;
+}
+
+/** The pieces to draw, straight from the view's lists. */
+function piecesOf(view: AxiomView): AxiomPiece[] {
+  return [
+    ...(view.cubes ?? []).map((c): AxiomPiece => ({ colour: c.colour, kind: "C", cell: [c.x, c.y, c.z], faces: [...c.domes] })),
+    ...(view.sceptres ?? []).map((s): AxiomPiece => ({ colour: s.colour, kind: "S", cell: [s.x, s.y, s.z], faces: [s.face] })),
+  ];
 }
 
 /** Parse "S(-1,0,2) S(0,0,2)z+" / "C(0,0,2) C(-2,0,1)x- y+". */
@@ -165,6 +175,7 @@ export function createAxiomBoard(): Board {
   let preview: string | null = null; // the placement move previewed (hover/focus on its button)
   let current: AxiomPiece[] = [];
   let lastPosition = "";
+  let shownView: AxiomView = {};
 
   const domeGeometry = new THREE.SphereGeometry(0.26, 24, 12, 0, Math.PI * 2, 0, Math.PI / 2);
   const ringGeometry = new THREE.RingGeometry(0.18, 0.27, 28);
@@ -242,7 +253,40 @@ export function createAxiomBoard(): Board {
       else if (moved && moved.kind === piece.kind && key(moved.to) === key(piece.cell)) markSelected(mesh, 0x6a4cff);
       pieces.add(mesh);
     }
+    publishDrawn();
     buildMarkers();
+  }
+
+  /**
+   * What the board drew, read back from the scene (not from the view): each cube's cell from
+   * its mesh's place, its colour from its material and its domes from where the dome meshes sit;
+   * each sceptre's cube and face from its mesh's place and orientation. On `data-drawn`.
+   */
+  function publishDrawn(): void {
+    const round = (v: number) => Math.round(v * 2) / 2;
+    const faceOf = (n: THREE.Vector3) => Object.keys(DIRS).find((face) => dirThree(face).distanceTo(n) < 0.01) ?? "?";
+    const colourOf = (object: THREE.Object3D, table: Record<string, number>) => {
+      const material = (object as THREE.Mesh).material as THREE.MeshStandardMaterial;
+      return Object.keys(table).find((name) => material.color.getHex() === new THREE.Color(table[name]).getHex()) ?? "?";
+    };
+    const cellOf = (p: THREE.Vector3): Vec => [round(p.x), round(-p.z), round(p.y + 0.5)];
+    const cubes: { x: number; y: number; z: number; colour: string; domes: string[] }[] = [];
+    const sceptres: { x: number; y: number; z: number; colour: string; face: string }[] = [];
+    for (const group of pieces.children) {
+      const box = group.children.find((c) => (c as THREE.Mesh).geometry === boxGeometry);
+      if (box) {
+        const [x, y, z] = cellOf(group.position);
+        const domes = group.children
+          .filter((c) => (c as THREE.Mesh).geometry === domeGeometry)
+          .map((c) => faceOf(c.position.clone().normalize()));
+        cubes.push({ x, y, z, colour: colourOf(box, CUBE), domes: Object.keys(DIRS).filter((f) => domes.includes(f)) });
+      } else {
+        const n = new THREE.Vector3(0, 1, 0).applyQuaternion(group.quaternion);
+        const [x, y, z] = cellOf(group.position.clone().sub(n.clone().multiplyScalar(0.48)));
+        sceptres.push({ x, y, z, colour: colourOf(group.children[0], SCEPTRE), face: faceOf(n) });
+      }
+    }
+    element.dataset.drawn = JSON.stringify({ cubes, sceptres });
   }
 
   /**
@@ -423,8 +467,7 @@ export function createAxiomBoard(): Board {
     if (!context) return;
     const legal = context.legal;
     if (!legal.length) {
-      const parsed = parseAxiomPosition(((context.view as { position?: string }).position ?? "") as string);
-      const where = parsed.result !== "-" ? parsed.result.replace("-", " ") : parsed.toMove ? `${parsed.toMove} to move` : "";
+      const where = shownView.result ? shownView.result.text : shownView.colour_to_move ? `${shownView.colour_to_move} to move` : "";
       info.textContent = `${where} · drag to orbit, scroll to zoom`;
       info.setAttribute("data-step", "wait");
       return;
@@ -499,8 +542,8 @@ export function createAxiomBoard(): Board {
     }
   }
 
-  /** Slide the sceptre that moved, fade out an eliminated cube, and celebrate a win. */
-  function animateMove(before: AxiomPiece[], after: AxiomPiece[], lastMove: string | null, result: string): void {
+  /** Slide the sceptre that moved, fade out a cube gone from the new view, and celebrate a win. */
+  function animateMove(before: AxiomPiece[], after: AxiomPiece[], lastMove: string | null, won: boolean): void {
     if (!stage.renderer || !lastMove) return;
     const move = parseAxiomMove(lastMove);
     if (!move || move.kind !== "S") return;
@@ -518,7 +561,6 @@ export function createAxiomBoard(): Board {
         const q0 = from.quaternion.clone();
         const p1 = mesh.position.clone();
         const q1 = mesh.quaternion.clone();
-        const won = result !== "-" && !result.startsWith("draw");
         stage.animate((now) => {
           const t = Math.min(1, (now - start) / 450);
           const e = t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2;
@@ -583,7 +625,9 @@ export function createAxiomBoard(): Board {
     update(ctx) {
       const legalChanged = !context || context.legal.join("|") !== ctx.legal.join("|");
       context = ctx;
-      const position = ((ctx.view as { position?: string }).position ?? "") as string;
+      const view = ctx.view as AxiomView;
+      const position = JSON.stringify([view.cubes ?? [], view.sceptres ?? [], view.colour_to_move ?? "", view.result ?? null]);
+      shownView = view;
       if (legalChanged) {
         selected = null;
         target = null;
@@ -594,8 +638,8 @@ export function createAxiomBoard(): Board {
         const before = current;
         const changed = position !== lastPosition;
         lastPosition = position;
-        current = parseAxiomPosition(position).pieces;
-        if (changed && before.length) animateMove(before, current, ctx.lastMove, parseAxiomPosition(position).result);
+        current = piecesOf(view);
+        if (changed && before.length) animateMove(before, current, ctx.lastMove, typeof view.result?.winner === "number");
         // The pieces as text, for tests and assistive tools (the 3D view is a picture).
         element.dataset.pieces = current.map((p) => `${p.colour} ${p.kind} ${cellText(p.cell)} ${p.faces.join(" ")}`).sort().join("; ");
         build();
@@ -608,54 +652,4 @@ export function createAxiomBoard(): Board {
       stage.dispose();
     },
   };
-}
-
-const STANDARD_START = `(black) C (-1,0,1)x- z+
-(black) C (-1,0,2)x+
-(black) C (0,0,1)x- y-
-(black) C (0,0,2)z-
-(black) C (1,0,1)x- z+
-(black) C (1,0,2)x+
-(black) S (-1,0,2)z+
-(black) S (1,0,2)z+
-(white) C (-1,1,1)x+ z+
-(white) C (-1,1,2)x-
-(white) C (0,1,1)x+ y+
-(white) C (0,1,2)z-
-(white) C (1,1,1)x+ z+
-(white) C (1,1,2)x-
-(white) S (-1,1,2)z+
-(white) S (1,1,2)z+`;
-
-/**
- * The position after `ply` moves of a record, for the replay picture only (the server checked
- * every move when it was played). Moves a sceptre or a cube and removes the cube a sceptre left
- * when it went from an opponent's cube onto its own colour (unless a cube sits on it).
- * Returns null when the start is not the standard one.
- */
-export function replayAxiom(initial: string | null, moves: string[], ply: number): Record<string, unknown> | null {
-  if (initial && !initial.includes("(black)")) return null;
-  const pieces = parseAxiomPosition(initial ?? STANDARD_START).pieces;
-  const cubeAt = (cell: Vec) => pieces.find((p) => p.kind === "C" && key(p.cell) === key(cell));
-  for (const text of moves.slice(0, ply)) {
-    const move = parseAxiomMove(text);
-    if (!move) return null;
-    const piece = pieces.find((p) => p.kind === move.kind && key(p.cell) === key(move.from));
-    if (!piece) return null;
-    if (move.kind === "C") {
-      piece.cell = move.to;
-      piece.faces = move.faces;
-      continue;
-    }
-    const left = cubeAt(move.from);
-    piece.cell = move.to;
-    piece.faces = move.faces;
-    const landed = cubeAt(move.to);
-    const above: Vec = [move.from[0], move.from[1], move.from[2] + 1];
-    if (left && landed && left.colour !== piece.colour && landed.colour === piece.colour && !cubeAt(above)) {
-      pieces.splice(pieces.indexOf(left), 1);
-    }
-  }
-  const lines = pieces.map((p) => `(${p.colour}) ${p.kind} (${p.cell.join(",")})${p.faces.join(" ")}`);
-  return { game: "axiom", position: `to-move: ${ply % 2 ? "white" : "black"}\nply: ${ply}\nresult: -\n${lines.join("\n")}\n` };
 }

@@ -1,8 +1,9 @@
 // Rubik's Cage in 3D: frame, axle, cubies with colour-blind-safe symbols, click a column to drop,
 // twist/flip controls with animation, the forbidden reverse greyed out, the winning line lit.
+// It draws the engine's view (live: the state message; replay: the server's frames) and knows
+// no rules: no drops, twists or gravity are worked out here.
 import * as THREE from "three";
-import { el, gameOptions } from "./api";
-import type { GameRecord } from "./api";
+import { el } from "./api";
 import type { Board, BoardContext } from "./types";
 import { createStage, disposeGroup, onClick } from "./three-util";
 
@@ -72,6 +73,7 @@ function cubieTexture(letter: string): THREE.CanvasTexture {
   g.fillText(letter, 64, 106);
   const texture = new THREE.CanvasTexture(canvas);
   texture.colorSpace = THREE.SRGBColorSpace;
+  texture.userData.letter = letter;
   textures.set(letter, texture);
   return texture;
 }
@@ -79,37 +81,6 @@ function cubieTexture(letter: string): THREE.CanvasTexture {
 function cellPosition(r: number, z: number): THREE.Vector3 {
   const [x, d] = RING[r];
   return new THREE.Vector3(x * SPACING, (z - 1) * SPACING, d * SPACING);
-}
-
-/** Reconstruct a cage picture from a record (for the replay only; the server decided legality). */
-export function replayCage(game: string, record: GameRecord, ply: number): Record<string, unknown> {
-  const options = gameOptions(game);
-  const players = Number(options.players ?? 2);
-  let columns: string[][] = Array.from({ length: 8 }, () => []);
-  if (record.initial_position) {
-    columns = record.initial_position.split(" ")[0].split("/").map((c) => (c === "-" ? [] : c.split("")));
-  }
-  const settle = (cells: (string | null)[][]) => cells.map((column) => column.filter((c): c is string => c !== null));
-  let last: string | null = null;
-  for (const { move } of record.moves.slice(0, ply)) {
-    last = move;
-    if (/^[WYROBG][0-7]$/.test(move)) {
-      columns[Number(move[1])].push(move[0]);
-    } else if (/^T[0-2][+-]$/.test(move)) {
-      const z = Number(move[1]);
-      const step = move[2] === "+" ? 2 : -2;
-      const grid: (string | null)[][] = columns.map((c) => [0, 1, 2].map((i) => c[i] ?? null));
-      const next = grid.map((c) => [...c]);
-      for (let r = 0; r < 8; r++) next[(r + step + 8) % 8][z] = grid[r][z];
-      columns = settle(next);
-    } else if (move === "F") {
-      const next: string[][] = Array.from({ length: 8 }, () => []);
-      for (let r = 0; r < 8; r++) next[(6 - r + 8) % 8] = [...columns[r]].reverse();
-      columns = next;
-    }
-  }
-  const defaults = players === 2 ? [["W", "Y", "R"], ["O", "B", "G"]] : players === 3 ? [["W", "Y"], ["R", "O"], ["B", "G"]] : [["W"], ["Y"], ["R"], ["O"]];
-  return { columns, colours: defaults, left: {}, to_move: -1, last_move: last, forbidden: [], winning_cells: [] };
 }
 
 export function createCageBoard(): Board {
@@ -163,7 +134,8 @@ export function createCageBoard(): Board {
   const grid = el("div", { class: "cage-grid", role: "group", "aria-label": "Columns seen from above: click to drop" });
   const turns = el("div", { class: "cage-turns", role: "group", "aria-label": "Twist and flip" });
   const info = el("p", { class: "cage-info muted", id: "cage-info" });
-  const element = el("div", { class: "cage-board" }, stage.canvasBox, info, el("div", { class: "cage-controls" }, palette, grid, turns));
+  const seatColours = el("p", { class: "cage-seats", id: "cage-seats", "aria-label": "Colours of each player" });
+  const element = el("div", { class: "cage-board" }, stage.canvasBox, info, seatColours, el("div", { class: "cage-controls" }, palette, grid, turns));
 
   let context: BoardContext | null = null;
   let selected: string | null = null;
@@ -254,6 +226,43 @@ export function createCageBoard(): Board {
       });
     });
     stage.requestRender();
+    publishDrawn();
+  }
+
+  /**
+   * What the board shows, read back from the scene and the controls (not from the view): each
+   * column's cubies bottom to top (from the meshes' places and textures), the lit winning cells,
+   * each seat's colours and the cubies left. On `data-drawn` (tests and tools compare it with
+   * the engine's view).
+   */
+  function publishDrawn(): void {
+    const columns: string[][] = Array.from({ length: 8 }, () => []);
+    const heights: number[][] = Array.from({ length: 8 }, () => []);
+    const winning: [number, number][] = [];
+    for (const child of cubies.children) {
+      const mesh = child as THREE.Mesh;
+      const letter = ((mesh.material as THREE.MeshStandardMaterial).map?.userData.letter as string | undefined) ?? "?";
+      const r = RING.findIndex(([x, d]) => Math.abs(x * SPACING - mesh.position.x) < 0.01 && Math.abs(d * SPACING - mesh.position.z) < 0.01);
+      const z = Math.round(mesh.position.y / SPACING) + 1;
+      if (r < 0) continue;
+      columns[r].push(letter);
+      heights[r].push(z);
+      if (mesh.children.some((c) => c instanceof THREE.LineSegments)) winning.push([r, z]);
+    }
+    const ordered = columns.map((column, r) => column.map((letter, i) => [heights[r][i], letter] as [number, string]).sort((p, q) => p[0] - q[0]));
+    // A hole under a cubie would show as a gap in its heights: keep the heights to see it.
+    const colours = [...seatColours.querySelectorAll<HTMLElement>("[data-seat]")].map((seat) =>
+      [...seat.querySelectorAll<HTMLElement>("[data-colour]")].map((chip) => chip.dataset.colour ?? "?"),
+    );
+    const left: Record<string, number> = {};
+    for (const swatch of palette.querySelectorAll<HTMLElement>("[data-left]")) left[swatch.dataset.colour ?? "?"] = Number(swatch.dataset.left);
+    element.dataset.drawn = JSON.stringify({
+      columns: ordered.map((column) => column.map(([, letter]) => letter)),
+      heights: ordered.map((column) => column.map(([z]) => z)),
+      winning_cells: winning.sort((p, q) => p[0] - q[0] || p[1] - q[1]),
+      colours,
+      left,
+    });
   }
 
   let generation = 0;
@@ -286,7 +295,6 @@ export function createCageBoard(): Board {
           root.remove(pivot);
           disposeGroup(pivot);
           buildCubies(view);
-          fallAfterTwist(previous, z, move[2] === "+" ? 2 : -2);
           return false;
         }
         return true;
@@ -338,31 +346,6 @@ export function createCageBoard(): Board {
     stage.requestRender();
   }
 
-  /** After a twist the turned layer's cubies may hang over holes: let them fall (animated). */
-  function fallAfterTwist(previous: CageView, z: number, step: number): void {
-    const start = performance.now();
-    const drops: { mesh: THREE.Object3D; from: number; to: number }[] = [];
-    for (let r = 0; r < 8; r++) {
-      // The column just after the turn, before settling: layer z came from column r - step.
-      const before = [0, 1, 2].map((h) => (h === z ? previous.columns[(r - step + 8) % 8][h] : previous.columns[r][h]) ?? null);
-      const heights = before.map((c, h) => (c ? h : -1)).filter((h) => h >= 0);
-      heights.forEach((from, k) => {
-        if (from === k) return;
-        const mesh = cubies.children.find((c) => c.userData.r === r && c.userData.z === k);
-        if (mesh) drops.push({ mesh, from: (from - 1) * SPACING, to: mesh.position.y });
-      });
-    }
-    if (!drops.length) return;
-    for (const d of drops) d.mesh.position.y = d.from;
-    const mine = generation;
-    stage.animate((now) => {
-      if (mine !== generation) return false;
-      const t = Math.min(1, (now - start) / 260);
-      for (const d of drops) d.mesh.position.y = d.from + (d.to - d.from) * t * t;
-      return t < 1;
-    });
-  }
-
   function renderControls(view: CageView): void {
     const ctx = context!;
     const legal = new Set(ctx.legal);
@@ -388,6 +371,7 @@ export function createCageBoard(): Board {
         el("span", { class: "chip", style: `background:${colour.css}`, text: colour.symbol }),
         ` ${letter}${left !== undefined ? ` ×${left}` : ""}`,
       );
+      if (left !== undefined) button.dataset.left = String(left);
       button.disabled = !dropColours.has(letter);
       if (!mine.includes(letter)) button.classList.add("theirs");
       button.addEventListener("click", () => {
@@ -428,6 +412,19 @@ export function createCageBoard(): Board {
       button.addEventListener("click", () => ctx.play(move));
       turns.append(button);
     }
+    // Each player's colours, as the engine's view gives them (never guessed from the seat count).
+    seatColours.replaceChildren(
+      ...view.colours.map((owned, i) =>
+        el(
+          "span",
+          { class: "seat-colours", "data-seat": String(i) },
+          `Player ${i + 1}: `,
+          ...owned.map((letter) => el("span", { class: "chip", "data-colour": letter, style: `background:${COLOURS[letter]?.css ?? "#888"}`, title: COLOURS[letter]?.name ?? letter, text: COLOURS[letter]?.symbol ?? letter })),
+          " ",
+        ),
+      ),
+    );
+    publishDrawn();
     const lines = view.winning_cells.length ? " · winning line lit" : "";
     info.textContent = `${ctx.replay ? "Replay" : "Last move"}: ${view.last_move ?? "—"}${lines}`;
   }

@@ -1,5 +1,5 @@
 // The lobby: pick a game and its options, seat people and bots, create, share, join, watch.
-import { api, el, navigate, storeToken, playerName, setPlayerName, baseGame, parseTime, agoWords, ApiError } from "./api";
+import { api, el, navigate, storeToken, playerName, setPlayerName, gameName, parseTime, agoWords, ApiError } from "./api";
 import type { AgentInfo, GameInfo, MatchListItem } from "./api";
 
 /** Open and running matches idle longer than this are left out while the box is ticked. */
@@ -269,7 +269,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
         if (mine !== listsAsked) return;
         // Also filtered here, for a server that does not know idle_max.
         if (idleMax !== null && status !== "finished") matches = matches.filter((m) => idleSeconds(m) <= idleMax);
-        box.replaceChildren(matches.length ? matchTable(matches, status) : el("p", { class: "muted", text: "None." }));
+        box.replaceChildren(matches.length ? matchTable(matches, status, games) : el("p", { class: "muted", text: "None." }));
       } catch (error) {
         box.replaceChildren(el("p", { class: "error", text: String(error) }));
       }
@@ -300,10 +300,11 @@ function seatWords(match: MatchListItem): string {
     .join(" · ");
 }
 
-function matchTable(matches: MatchListItem[], status: string): HTMLElement {
+function matchTable(matches: MatchListItem[], status: string, games: GameInfo[]): HTMLElement {
   const list = el("ul", { class: "matches" });
   for (const match of matches) {
-    const title = PLAIN_NAMES[baseGame(match.game)] ?? match.game;
+    const name = gameName(match.game, games.map((g) => g.name), match.name);
+    const title = games.find((g) => g.name === name)?.title || PLAIN_NAMES[name] || match.game;
     const actions = el("span", { class: "actions" });
     const open = (label: string, path: string) => {
       const a = el("a", { href: path, "data-link": "", class: "button", text: label });
@@ -331,7 +332,7 @@ function matchTable(matches: MatchListItem[], status: string): HTMLElement {
     const item = el(
       "li",
       { "data-match": match.id },
-      el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== baseGame(match.game) ? match.game : ""} `),
+      el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== name ? match.game : ""} `),
       el("span", {
         class: "who muted",
         text: [seatWords(match), match.plies !== undefined ? `${match.plies} moves` : "", created ? created.toLocaleString() : "", idle]

@@ -1,28 +1,29 @@
 // The match page shared by every game: board, legal moves, notation box, move list, undo,
 // status, seats, share link, rules, game-over screen and replay scrubber.
-import { api, el, navigate, storedTokens, storeToken, playerName, baseGame, gameOptions } from "./api";
-import type { GameRecord, MatchSummary } from "./api";
+import { api, el, navigate, storedTokens, storeToken, playerName, gameName } from "./api";
+import type { MatchData, MatchSummary, ReplayFrame } from "./api";
 import type { Board, BoardContext, StateMessage } from "./types";
 import { rulesPanel } from "./rules";
-import { createCageBoard, replayCage } from "./cage3d";
-import { axiomMoveWords, createAxiomBoard, replayAxiom } from "./axiom3d";
+import { createCageBoard } from "./cage3d";
+import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
 
 /** A seat as people name it: counted from 1 (the protocol's seat index is one less). */
-export function seatLabel(game: string, seat: number): string {
-  if (baseGame(game) === "axiom") return seat === 0 ? "Black" : "White";
+export function seatLabel(name: string, seat: number): string {
+  if (name === "axiom") return seat === 0 ? "Black" : "White";
   return `Player ${seat + 1}`;
 }
 
 /** A move in words a player uses, where the game has them (else null: the notation says it). */
-function moveWords(game: string, move: string): string | null {
-  return baseGame(game) === "axiom" ? axiomMoveWords(move) : null;
+function moveWords(name: string, move: string): string | null {
+  return name === "axiom" ? axiomMoveWords(move) : null;
 }
 
-function createBoard(game: string): Board {
-  switch (baseGame(game)) {
+/** The board for a game (by its registered name: "cage", "axiom", "axia"). */
+function createBoard(name: string): Board {
+  switch (name) {
     case "cage":
       return createCageBoard();
     case "axiom":
@@ -35,9 +36,8 @@ function createBoard(game: string): Board {
 }
 
 /** Group legal moves into labelled rows for the buttons. */
-function groupMoves(game: string, moves: string[]): [string, string[]][] {
+function groupMoves(name: string, moves: string[]): [string, string[]][] {
   const groups = new Map<string, string[]>();
-  const name = baseGame(game);
   for (const move of moves) {
     let key: string;
     if (name === "cage") key = move.startsWith("T") ? "Twist a layer" : move === "F" ? "Flip the cage" : `Drop ${move[0]}`;
@@ -62,7 +62,13 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     return () => {};
   }
   const game = summary.game;
-  const name = baseGame(game);
+  let names: string[] = [];
+  try {
+    names = (await api.games()).map((g) => g.name);
+  } catch {
+    /* no list: the board falls back to the move list */
+  }
+  const name = gameName(game, names, summary.name);
   document.title = `gameshelf — ${TITLES[name] ?? name}`;
 
   let tokens = storedTokens(matchId);
@@ -72,12 +78,23 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   let socket: WebSocket | null = null;
   let closed = false;
   let requestId = 0;
-  let replay: { record: GameRecord; ply: number } | null = null;
+  /** The replay shown: the server's frames (each ply's views), the ply and whose view is drawn. */
+  let replay: { frames: ReplayFrame[]; ply: number; seat: string } | null = null;
+  let matchData: MatchData | null = null;
   let overDismissed = false;
   let typed: { id: number; text: string } | null = null;
   let recordMoves: string[] | null = null;
   let recordAsked = false;
-  const board = createBoard(game);
+  const board = createBoard(name);
+  // The match's game data (AXIA: the card set it was created with) for the board to draw.
+  void api
+    .data(matchId)
+    .then((data) => {
+      matchData = data;
+      if (replay) setReplayPly(replay.ply);
+      else board.update(context());
+    })
+    .catch(() => undefined);
 
   // --- layout --------------------------------------------------------------------------
   const status = el("p", { class: "status", id: "status", role: "status", "aria-live": "polite" });
@@ -198,6 +215,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       replay: false,
       finished: state?.status === "finished",
       lastMove: state?.last_move?.move ?? null,
+      data: matchData,
     };
   }
 
@@ -224,7 +242,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     else if (s.status === "finished") text = `Game over: ${describeResult(s)}`;
     else if (s.to_move < 0) text = "Dealing / rolling…";
     else {
-      const who = seatLabel(game, s.to_move);
+      const who = seatLabel(name, s.to_move);
       const info = summary.seats[s.to_move];
       const named = info?.kind === "bot" ? `${who} (bot ${info.agent ?? ""})` : info?.name ? `${who} (${info.name})` : who;
       text = held.includes(s.to_move) ? `Your turn — ${named}` : `${named} to move`;
@@ -247,11 +265,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         }),
       );
     } else {
-      for (const [label, moves] of groupMoves(game, ctx.legal)) {
+      for (const [label, moves] of groupMoves(name, ctx.legal)) {
         const row = el("div", { class: "move-group" }, el("span", { class: "group-label", text: label }));
         for (const move of moves) {
           const button = el("button", { type: "button", class: "move", "data-move": move, text: move });
-          const words = moveWords(game, move);
+          const words = moveWords(name, move);
           if (words) button.title = words;
           button.addEventListener("click", () => play(move));
           row.append(button);
@@ -310,7 +328,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       return;
     }
     moves.forEach((move, i) => {
-      const words = moveWords(game, move);
+      const words = moveWords(name, move);
       const item = el("li", { "data-ply": String(i + 1), "data-move": move });
       if (words) {
         item.append(el("span", { class: "words", text: words }), " ", el("code", { class: "notation", text: move }));
@@ -331,7 +349,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     seatsList.replaceChildren();
     summary.seats.forEach((seat) => {
       const who = seat.kind === "bot" ? `bot ${seat.agent ?? seat.name ?? ""}` : seat.taken ? seat.name || "player" : "free";
-      const item = el("li", { "data-seat": String(seat.seat) }, el("strong", { text: `${seatLabel(game, seat.seat)}: ` }), who);
+      const item = el("li", { "data-seat": String(seat.seat) }, el("strong", { text: `${seatLabel(name, seat.seat)}: ` }), who);
       if (held.includes(seat.seat)) item.append(el("span", { class: "badge", text: "you" }));
       if (state && state.to_move === seat.seat && state.status === "running") item.classList.add("to-move");
       if (seat.kind === "human" && !seat.taken && summary.status === "open") {
@@ -376,7 +394,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const allEqual = returns.every((r) => r === best);
     returns.forEach((r, seat) => {
       const word = returns.length === 1 ? "final" : allEqual ? "draw" : r === best ? "win" : "loss";
-      results.append(el("li", { text: `${seatLabel(game, seat)}${held.includes(seat) ? " (you)" : ""}: ${word} (${r})` }));
+      results.append(el("li", { text: `${seatLabel(name, seat)}${held.includes(seat) ? " (you)" : ""}: ${word} (${r})` }));
     });
     const replayButton = el("button", { type: "button", id: "open-replay", class: "primary", text: "Replay the game" });
     replayButton.addEventListener("click", () => void startReplay());
@@ -404,16 +422,26 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   }
 
   // --- replay ----------------------------------------------------------------------------
+  /**
+   * Replays draw the server's frames: each ply's views computed by the engine (public, the
+   * seats this browser holds, and every seat once the game is over). Nothing is replayed here.
+   */
   async function startReplay(): Promise<void> {
+    let frames: ReplayFrame[];
     try {
-      const record = await api.record(matchId);
-      replay = { record, ply: 0 };
+      const finished = (state?.status ?? summary.status) === "finished";
+      const mine = heldSeats().map((seat) => tokens[String(seat)]).filter((t): t is string => !!t);
+      frames = (await api.replay(matchId, mine, finished)).frames;
     } catch (error) {
-      message.textContent = `No record yet: ${error instanceof Error ? error.message : String(error)}`;
+      message.textContent = `No replay yet: ${error instanceof Error ? error.message : String(error)}`;
       return;
     }
+    if (!frames.length) return;
+    const seats = Object.keys(frames[0].views);
+    const preferred = held.find((seat) => seats.includes(String(seat)));
+    replay = { frames, ply: 0, seat: preferred !== undefined ? String(preferred) : "public" };
     replayBox.hidden = false;
-    const n = replay.record.moves.length;
+    const n = frames.length - 1;
     const range = el("input", { type: "range", id: "replay-range", min: "0", max: String(n), value: "0", "aria-label": "Move number" });
     const label = el("span", { id: "replay-ply", "aria-live": "polite" });
     const button = (id: string, text: string, delta: number | "start" | "end") => {
@@ -425,6 +453,18 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       });
       return b;
     };
+    // Whose side the picture shows (hidden information: each seat's own cards, or the table's).
+    const viewer = el("select", { id: "replay-viewer", "aria-label": "Seen by" });
+    for (const seat of seats) {
+      const words = seat === "public" ? "Everyone (the table)" : `${seatLabel(name, Number(seat))}${held.includes(Number(seat)) ? " (you)" : ""}`;
+      viewer.append(el("option", { value: seat, text: words }));
+    }
+    viewer.value = replay.seat;
+    viewer.addEventListener("change", () => {
+      if (!replay) return;
+      replay.seat = viewer.value;
+      setReplayPly(replay.ply);
+    });
     const exit = el("button", { type: "button", id: "replay-exit", text: "Leave replay" });
     exit.addEventListener("click", () => {
       replay = null;
@@ -437,7 +477,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       el("h2", { text: "Replay" }),
       el("div", { class: "inline scrub" }, button("replay-start", "⏮", "start"), button("replay-prev", "◀ Back", -1), range, button("replay-next", "Next ▶", 1), button("replay-end", "⏭", "end")),
       label,
-      el("p", { class: "muted", id: "replay-note" }),
+      ...(seats.length > 1 ? [el("label", { class: "inline muted", for: "replay-viewer" }, "Seen by ", viewer)] : []),
       exit,
     );
     replayBox.addEventListener("keydown", (event) => {
@@ -451,34 +491,35 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
 
   function setReplayPly(ply: number): void {
     if (!replay) return;
-    const n = replay.record.moves.length;
+    const frames = replay.frames;
+    const n = frames.length - 1;
     ply = Math.max(0, Math.min(n, ply));
     replay.ply = ply;
+    const frame = frames[ply];
     (replayBox.querySelector("#replay-range") as HTMLInputElement).value = String(ply);
     const label = replayBox.querySelector("#replay-ply") as HTMLElement;
-    const move = ply > 0 ? replay.record.moves[ply - 1] : null;
-    const words = move ? moveWords(game, move.move) : null;
-    label.textContent = move
-      ? `After move ${ply} of ${n}: ${seatLabel(game, move.player)} played ${move.move}${words ? ` (${words})` : ""}`
-      : `Start position (${n} moves)`;
+    const words = frame.move ? moveWords(name, frame.move) : null;
+    const who = frame.player !== null && frame.player >= 0 ? seatLabel(name, frame.player) : "chance";
+    label.textContent =
+      ply > 0 ? `After move ${ply} of ${n}: ${who} played ${frame.move ?? "(hidden)"}${words ? ` (${words})` : ""}` : `Start position (${n} moves)`;
     label.setAttribute("data-ply", String(ply));
+    label.setAttribute("data-seat", replay.seat);
     renderMoves(
-      replay.record.moves.map((m) => m.move),
+      frames.slice(1).map((f) => f.move ?? "?"),
       ply,
     );
-    const note = replayBox.querySelector("#replay-note") as HTMLElement;
-    const base: BoardContext = { ...context(), legal: [], busy: true, replay: true, finished: ply === n };
-    if (name === "cage") {
-      note.textContent = "";
-      board.update({ ...base, lastMove: move?.move ?? null, view: replayCage(game, replay.record, ply) });
-    } else if (name === "axiom" && !("setup" in gameOptions(game)) && replayAxiom(replay.record.initial_position, replay.record.moves.map((m) => m.move), ply)) {
-      note.textContent = "";
-      const view = replayAxiom(replay.record.initial_position, replay.record.moves.map((m) => m.move), ply)!;
-      board.update({ ...base, lastMove: move?.move ?? null, view });
-    } else {
-      note.textContent = ply === n ? "" : "The picture shows the final position; the move list marks the move reached.";
-      board.update(base);
-    }
+    const seat = replay.seat;
+    const view = frame.views[seat] ?? frame.views.public ?? {};
+    board.update({
+      ...context(),
+      view,
+      viewer: seat === "public" || !(seat in frame.views) ? null : Number(seat),
+      legal: [],
+      busy: true,
+      replay: true,
+      finished: ply === n,
+      lastMove: frame.move,
+    });
   }
 
   // --- connection ------------------------------------------------------------------------

@@ -41,9 +41,12 @@ export interface BoardContext {
   finished: boolean;
   /** The last move in notation, when the game shows it. */
   lastMove: string | null;
+  /** The match's game data from GET /api/matches/{id}/data (AXIA: its card set), once loaded. */
+  data: { card_set: string | null; cards: unknown } | null;
 }
 
 export interface Board {
+  /** Carries `data-drawn`: what the board drew, read back from its scene (tests, tools). */
   element: HTMLElement;
   update(context: BoardContext): void;
   dispose(): void;
