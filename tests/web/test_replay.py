@@ -155,6 +155,20 @@ def _axia_picture(view: dict[str, Any], cards: dict[str, Any], viewer: int | Non
         return out
 
     players = view["players"]
+    sheets = view.get("score_sheets")
+
+    def active(i: int, player: dict[str, Any]) -> list[bool]:
+        """Slots lit as scoring: the view's word (its final score sheet at the end)."""
+        if sheets:
+            by_slot = {row["slot"]: row["active"] for row in sheets[i]["scoring_cards"]}
+            names = ["R1", "R2", "R3", "C1", "C2", "C3"]
+            return [
+                bool(by_slot.get(name)) and player["scoring"][k] is not None
+                for k, name in enumerate(names)
+            ]
+        given = player.get("scoring_active") or [False] * 6
+        return [bool(a) and player["scoring"][k] is not None for k, a in enumerate(given)]
+
     return {
         "round": min(8, view["round"]),
         "phase": view["phase"],
@@ -168,6 +182,7 @@ def _axia_picture(view: dict[str, Any], cards: dict[str, Any], viewer: int | Non
                 "marks": p["marks"],
                 "beasts": beasts(p["grid"]),
                 "scoring": p["scoring"],
+                "active": active(i, p),
             }
             for i, p in enumerate(players)
         ],

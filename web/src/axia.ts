@@ -64,7 +64,7 @@ interface PlayerView {
   /** Per slot (R1–R3, C1–C3), whether its scoring card scores now (when the view gives it). */
   scoring_active?: boolean[];
   /** The final score sheet (from the view's `score_sheets`, at the end). */
-  sheet?: { rows?: { slot: string; active: boolean }[] };
+  sheet?: { scoring_cards?: { slot: string; active: boolean }[] };
 }
 interface AxiaView {
   viewer: number | null;
@@ -82,7 +82,7 @@ interface AxiaView {
   turn?: { player: number; die_taken: boolean; item_played: boolean; physical_as_magic: boolean };
   returns?: number[] | null;
   solo_rank?: string | null;
-  score_sheets?: { rows?: { slot: string; active: boolean }[] }[];
+  score_sheets?: { scoring_cards?: { slot: string; active: boolean }[] }[];
 }
 
 const COLS = "abcdef";
@@ -256,7 +256,7 @@ export function createAxiaBoard(): Board {
     const node = el("div", { class: "slot", "data-slot": name });
     // Whether the slot scores now is the engine's word (the view's `scoring_active`, or the
     // final score sheet's rows); the browser does not work it out.
-    const active = player.scoring_active?.[index] ?? player.sheet?.rows?.find((row) => row.slot === name)?.active ?? false;
+    const active = player.scoring_active?.[index] ?? player.sheet?.scoring_cards?.find((row) => row.slot === name)?.active ?? false;
     if (card && active) {
       node.classList.add("active");
       node.setAttribute("data-active", "true");
@@ -439,12 +439,14 @@ export function createAxiaBoard(): Board {
           beasts[index] = space.dataset.beast ?? null;
         }
         const scoring: (string | null)[] = Array.from({ length: 6 }, () => null);
+        const active: boolean[] = Array.from({ length: 6 }, () => false);
         for (const slot of box.querySelectorAll<HTMLElement>(".slot[data-slot]")) {
           const name = slot.dataset.slot ?? "";
           const index = name[0] === "R" ? Number(name[1]) - 1 : Number(name[1]) + 2;
           scoring[index] = text(slot.querySelector("strong")) || null;
+          active[index] = slot.classList.contains("active");
         }
-        return { player: Number(box.dataset.player), grid, marks: marks.join(""), beasts, scoring };
+        return { player: Number(box.dataset.player), grid, marks: marks.join(""), beasts, scoring, active };
       });
     const scores = [...element.querySelectorAll("#score-sheet tr")].slice(1).map((row) => text(row.querySelectorAll("td")[1]));
     element.dataset.drawn = JSON.stringify({
