@@ -7,6 +7,13 @@ move round-trip latency percentiles (send → acknowledged state, measured at th
 upper bound of the server-side time) and errors.
 
     .venv/bin/python benchmarks/server_load.py --matches 200 --seconds 20 [--json out.json]
+
+With ``--processes N`` (N > 1, PostgreSQL only) it starts N server processes on the database
+and Debian's nginx in front of them with the shipped site file
+(``src/gameshelf/server/nginx-gameshelf.conf``), and the clients go through the proxy:
+
+    .venv/bin/python benchmarks/server_load.py --processes 3 --matches 1000 \
+        --database-url postgresql+psycopg://postgres:gameshelf@127.0.0.1:5432/gameshelf_load
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -83,6 +91,24 @@ def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
     process.kill()
     raise SystemExit("the server did not start")
+
+
+def start_proxy(folder: Path, ports: list[int]) -> tuple[subprocess.Popen[bytes], int]:
+    """Debian's nginx with the shipped site file in front of ``ports``; (process, its port)."""
+    from gameshelf.server.proxy import nginx_conf
+
+    listen = free_port()
+    conf = nginx_conf(folder, listen, ports)
+    process = subprocess.Popen(["nginx", "-c", str(conf)], stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{listen}/healthz", timeout=1).status_code == 200:
+                return process, listen
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("nginx did not start (apt-get install nginx)")
 
 
 async def create_matches(
@@ -204,6 +230,7 @@ async def run(
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.monotonic() - began
     crashed = sum(1 for r in results if isinstance(r, Exception))
+    kinds = sorted({f"{type(r).__name__}: {r}"[:120] for r in results if isinstance(r, Exception)})
     lat = sorted(tally.latencies)
 
     def pick(quantile: float) -> float:
@@ -222,6 +249,7 @@ async def run(
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
         "errors": tally.errors,
         "client_crashes": crashed,
+        "crash_kinds": kinds[:5],
         "games_finished": tally.finished,
     }
 
@@ -240,20 +268,30 @@ def main() -> None:
         help="mean seconds a client waits before each move (0 = flat out, saturating)",
     )
     parser.add_argument("--database-url")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes behind nginx (PostgreSQL)"
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
+    if args.processes > 1 and not (args.database_url or "").startswith("postgresql"):
+        raise SystemExit("--processes needs --database-url postgresql+psycopg://…")
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{os.path.join(folder, 'load.sqlite3')}"
-        port = free_port()
-        server = start_server(url, port)
+        ports = [free_port() for _ in range(args.processes)]
+        servers = [start_server(url, ports[0])]  # the first one migrates the database
+        servers += [start_server(url, port) for port in ports[1:]]
+        proxy = start_proxy(Path(folder), ports) if args.processes > 1 else None
+        base = f"http://127.0.0.1:{proxy[1] if proxy else ports[0]}"
         try:
-            figures = asyncio.run(
-                run(f"http://127.0.0.1:{port}", args.matches, args.seconds, args.game, args.think)
-            )
+            figures = asyncio.run(run(base, args.matches, args.seconds, args.game, args.think))
         finally:
-            server.kill()
-            server.wait()
+            if proxy is not None:
+                proxy[0].kill()
+            for server in servers:
+                server.kill()
+                server.wait()
     figures["database"] = "sqlite" if url.startswith("sqlite") else url.split(":", 1)[0]
+    figures["processes"] = args.processes
     print(json.dumps(figures, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -2,7 +2,8 @@
 # The README's test command and all that CI runs (.ci/run calls only this). On a fresh clone of
 # a fresh machine it first sets up everything the tests need, then runs ruff (lint), mypy
 # (strict types) and the whole pytest suite on all cores:
-# - Debian's chromium and chromium-driver (the real-browser tests) and postgresql, installed
+# - Debian's chromium and chromium-driver (the real-browser tests), nginx (the proxy in front of
+#   several server processes) and postgresql, installed
 #   with apt-get when missing (as root); where that cannot be done it stops before any test,
 #   with one line saying what to install;
 # - .venv with gameshelf[dev] (scripts/setup-venv.sh);
@@ -23,6 +24,7 @@ missing_packages() {
   local wanted=()
   [ -x "${GAMESHELF_CHROMIUM:-/usr/bin/chromium}" ] || wanted+=(chromium)
   [ -x "${GAMESHELF_CHROMEDRIVER:-/usr/bin/chromedriver}" ] || wanted+=(chromium-driver)
+  [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || wanted+=(nginx)
   if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ]; then
     if ! command -v pg_ctlcluster >/dev/null 2>&1 \
       || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then

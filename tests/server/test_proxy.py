@@ -1,10 +1,9 @@
-"""deploy/nginx/gameshelf.conf in front of three server processes on PostgreSQL: a game played
-through the proxy survives ``kill -9`` of a process, the client reconnecting through the proxy."""
+"""The shipped nginx site (``server/nginx-gameshelf.conf``) in front of three server processes
+on PostgreSQL: a game played through the proxy survives ``kill -9`` of a process, the client
+reconnecting through the proxy."""
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
 import signal
 import subprocess
@@ -16,42 +15,9 @@ import httpx
 import pytest
 
 from gameshelf.server.client import Lobby, SeatClient
+from gameshelf.server.proxy import nginx_conf
 
 from .test_cluster import Process, _free_port, three  # noqa: F401 - the fixture
-
-SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "gameshelf.conf"
-
-
-def _nginx_conf(folder: Path, listen: int, upstreams: list[int]) -> Path:
-    """A whole nginx.conf running the shipped site file, with this test's ports."""
-    site = SITE.read_text()
-    ports = iter(upstreams)
-    site = re.sub(r"127\.0\.0\.1:800[123]", lambda _m: f"127.0.0.1:{next(ports)}", site)
-    site = site.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{listen};")
-    (folder / "gameshelf.conf").write_text(site)
-    temp = folder / "temp"
-    temp.mkdir()
-    conf = folder / "nginx.conf"
-    conf.write_text(
-        f"""
-{"user root;" if os.geteuid() == 0 else ""}
-daemon off;
-worker_processes 1;
-pid {folder / "nginx.pid"};
-error_log {folder / "error.log"} warn;
-events {{ worker_connections 512; }}
-http {{
-    access_log off;
-    client_body_temp_path {temp}/body;
-    proxy_temp_path {temp}/proxy;
-    fastcgi_temp_path {temp}/fastcgi;
-    uwsgi_temp_path {temp}/uwsgi;
-    scgi_temp_path {temp}/scgi;
-    include {folder / "gameshelf.conf"};
-}}
-"""
-    )
-    return conf
 
 
 @pytest.fixture
@@ -61,7 +27,7 @@ def proxy(three: list[Process], tmp_path: Path) -> Iterator[str]:  # noqa: F811
     folder = tmp_path / "nginx"
     folder.mkdir()
     port = _free_port()
-    conf = _nginx_conf(folder, port, [p.port for p in three])
+    conf = nginx_conf(folder, port, [p.port for p in three])
     checked = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     running = subprocess.Popen([nginx, "-c", str(conf)], stderr=subprocess.DEVNULL)

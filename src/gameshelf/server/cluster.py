@@ -25,12 +25,13 @@ import contextlib
 import fcntl
 import logging
 import os
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import psycopg
 
-from .db import NOTIFY_CHANNEL
+from .db import NOTIFY_CHANNEL, SEATS_CHANGED
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -58,6 +59,7 @@ class Cluster:
     def __init__(self, database_url: str) -> None:
         self.conninfo = conninfo(database_url)
         self.owned: set[str] = set()
+        self.elsewhere: set[str] = set()  # owned by another live process at the last look
         self._locks: psycopg.AsyncConnection[tuple[object, ...]] | None = None
         self._lock_guard = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
@@ -84,6 +86,8 @@ class Cluster:
         """Whether this process owns ``match_id`` now (taking it if nobody does)."""
         if match_id in self.owned:
             return True
+        if match_id in self.elsewhere:  # the steward looks again each second
+            return False
         async with self._lock_guard:
             if self._locks is None:
                 return False
@@ -94,7 +98,24 @@ class Cluster:
         if row is not None and row[0]:
             self.owned.add(match_id)
             return True
+        self.elsewhere.add(match_id)
         return False
+
+    async def _held_keys(self) -> set[int]:
+        """Advisory-lock keys held by any process now (one look at ``pg_locks``)."""
+        async with self._lock_guard:
+            if self._locks is None:
+                return set()
+            cursor = await self._locks.execute(
+                "SELECT classid::bigint, objid::bigint FROM pg_locks "
+                "WHERE locktype = 'advisory' AND objsubid = 1 AND granted"
+            )
+            rows = await cursor.fetchall()
+        keys = set()
+        for high, low in rows:
+            value = (int(high) << 32) | int(low)  # type: ignore[call-overload]
+            keys.add(value - (1 << 64) if value >= 1 << 63 else value)
+        return keys
 
     async def release(self, match_id: str) -> None:
         """Give up ``match_id`` (its game is over)."""
@@ -115,10 +136,13 @@ class Cluster:
                     await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     async for notice in connection.notifies():
                         match_id, _, version = notice.payload.partition(":")
-                        if version.isdigit():
-                            asyncio.get_running_loop().create_task(
-                                _quietly(hub.refresh(match_id, int(version)))
-                            )
+                        if version == str(SEATS_CHANGED):
+                            work = hub.refresh_seats(match_id)
+                        elif version.isdigit():
+                            work = hub.refresh(match_id, int(version))
+                        else:
+                            continue
+                        asyncio.get_running_loop().create_task(_quietly(work))
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -131,8 +155,11 @@ class Cluster:
             await asyncio.sleep(STEWARD_EVERY_SECONDS)
             try:
                 ids = await asyncio.to_thread(hub.store.match_ids, "running")
-                for match_id in ids:
-                    if match_id in self.owned or not await self.own(match_id):
+                held = await self._held_keys()
+                orphans = [i for i in ids if i not in self.owned and lock_key(i) not in held]
+                self.elsewhere = {i for i in ids if i not in self.owned and lock_key(i) in held}
+                for match_id in orphans:
+                    if not await self.own(match_id):
                         continue
                     log.info("cluster: this process now owns match %s", match_id)
                     runtime = await hub.runtime(match_id)
@@ -144,9 +171,9 @@ class Cluster:
                 log.warning("cluster: steward pass failed: %s", error)
 
 
-async def _quietly(work: object) -> None:
+async def _quietly(work: Coroutine[object, object, None]) -> None:
     try:
-        await work  # type: ignore[misc]
+        await work
     except Exception as error:
         log.warning("cluster: catching up failed: %s", error)
 

@@ -278,7 +278,7 @@ class Store:
             match_row = session.get(MatchRow, match_id)
             if match_row is not None:
                 match_row.updated = utcnow()
-                self._notify(session, [(match_id, match_row.version)])
+                self._notify(session, [(match_id, SEATS_CHANGED)])
             seats = session.scalars(select(SeatRow).where(SeatRow.match_id == match_id)).all()
             if all(s.kind == "bot" or s.token_hash is not None for s in seats):
                 match = session.get(MatchRow, match_id)
@@ -333,7 +333,8 @@ class Store:
         return stored
 
     def _notify(self, session: Session, changes: list[tuple[str, int]]) -> None:
-        """Tell the other server processes (PostgreSQL ``NOTIFY``, sent at commit)."""
+        """Tell the other server processes (PostgreSQL ``NOTIFY``, sent at commit): payload
+        ``<id>:<version>``, or ``<id>:-1`` when a seat was taken."""
         if not self.url.startswith("postgresql"):
             return
         for match_id, version in dict(changes).items():
@@ -491,6 +492,8 @@ def schema_revision(engine: Engine) -> str | None:
 
 
 NOTIFY_CHANNEL = "gameshelf_matches"
+SEATS_CHANGED = -1
+"""The version sent in a notification that says a seat was taken (the version is unchanged)."""
 
 
 def _rowcount(result: Any) -> int:

@@ -402,7 +402,7 @@ class Hub:
                 "the database is unavailable right now; nothing was changed, try again",
             ) from None
         if not stored:  # another server process changed the match first
-            await self._refresh_locked(runtime)
+            self._broadcast(runtime, await self._refresh_locked(runtime))
             raise ServerError(
                 "state/stale-version", f"the match moved on; it is at {runtime.version} now"
             )
@@ -441,7 +441,7 @@ class Hub:
                     "server/unavailable", "the database is unavailable right now; try again"
                 ) from None
             if not stored:
-                await self._refresh_locked(runtime)
+                self._broadcast(runtime, await self._refresh_locked(runtime))
                 raise ServerError(
                     "state/stale-version", f"the match moved on; it is at {runtime.version} now"
                 )
@@ -564,6 +564,34 @@ class Hub:
         self._broadcast(runtime, last)
         self._schedule_bots(runtime)
 
+    async def current(self, match_id: str) -> Runtime:
+        """The match as the database has it now: with several processes, the in-memory copy is
+        caught up first (reads of a summary, record or replay never lag behind a move)."""
+        runtime = await self.runtime(match_id)
+        if self.cluster is not None:
+            async with runtime.lock:
+                before = runtime.version
+                last = await self._refresh_locked(runtime)
+            if runtime.version != before:
+                self._broadcast(runtime, last)
+                self._schedule_bots(runtime)
+        return runtime
+
+    async def refresh_seats(self, match_id: str) -> None:
+        """Another process seated a player in ``match_id``: read the seats and status again."""
+        runtime = self.runtimes.get(match_id)
+        if runtime is None:
+            return
+        async with runtime.lock:
+            stored = await asyncio.to_thread(self.store.load, match_id, 1 << 30)
+            if stored is None:
+                return
+            runtime.seats = stored.seats
+            if runtime.status == "open":
+                runtime.status = stored.status
+        self._broadcast(runtime, None)
+        self._schedule_bots(runtime)
+
     async def _refresh_locked(self, runtime: Runtime) -> tuple[int, str] | None:
         """Bring ``runtime`` (lock held) up to the database; returns the newest move seen."""
         plies = len(runtime.movers)
@@ -630,7 +658,13 @@ class Hub:
     # --- clients and views ----------------------------------------------------------------
     async def connect(self, runtime: Runtime, client: Client, tokens: list[str]) -> None:
         """Register a client, proving its seats by token, and send it the current state."""
-        seats = self.seats_of_tokens(runtime, tokens)
+        try:
+            seats = self.seats_of_tokens(runtime, tokens)
+        except ServerError:
+            if self.cluster is None:
+                raise
+            await self.refresh_seats(runtime.id)  # joined through another process just now
+            seats = self.seats_of_tokens(runtime, tokens)
         if len(runtime.clients) >= self.settings.sockets_per_match:
             raise ServerError(
                 "server/busy",

@@ -78,7 +78,7 @@ async def list_matches(
 async def get_match(match_id: str, hub: HubDep) -> MatchSummary:
     """Public facts of one match (seats, status, result; the seed's commitment, and the
     seed itself once the game is over)."""
-    return MatchSummary(**hub.summary(await hub.runtime(match_id)))
+    return MatchSummary(**hub.summary(await hub.current(match_id)))
 
 
 @router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])
@@ -91,7 +91,7 @@ async def join(match_id: str, body: JoinRequest, hub: HubDep) -> JoinResponse:
 @router.get("/api/matches/{match_id}/record")
 async def record(match_id: str, hub: HubDep) -> MatchRecord:
     """The game record of a finished match (JSON, replayable with `gameshelf replay`)."""
-    runtime = await hub.runtime(match_id)
+    runtime = await hub.current(match_id)
     body = hub.record(runtime).to_json()
     body["seed_commitment"] = runtime.commitment
     body["seed_salt"] = runtime.extras.seed_salt
@@ -99,7 +99,7 @@ async def record(match_id: str, hub: HubDep) -> MatchRecord:
 
 
 async def _replay(hub: Hub, match_id: str, tokens: list[str], all_seats: bool) -> Replay:
-    runtime = await hub.runtime(match_id)
+    runtime = await hub.current(match_id)
     seats = hub.seats_of_tokens(runtime, tokens)
     hub.check_replay(runtime, all_seats)
     frames = await asyncio.to_thread(hub.replay_frames, runtime, seats, all_seats)
