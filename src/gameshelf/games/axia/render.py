@@ -74,9 +74,15 @@ def render_territory(state: AxiaState, p: int, color: bool = False) -> list[str]
     return lines
 
 
-def render_state(state: AxiaState, color: bool = False) -> str:
-    """Every territory (with its scoring slots), the face-up row, the dice and the turn."""
+def render_state(state: AxiaState, color: bool = False, viewer: int | None = None) -> str:
+    """Every territory (with its scoring slots), the face-up row, the dice and the turn.
+
+    With ``viewer`` the slots and scores are those ``state.view(viewer)`` shows (a face-down
+    Scoring card reads ``??``, a score with private item points ``?``); without it, everything.
+    """
     from .rules import PHASE_NAMES
+
+    seen = None if viewer is None else state.view(viewer)["players"]
 
     g = state.game
     out = [
@@ -94,11 +100,18 @@ def render_state(state: AxiaState, color: bool = False) -> str:
     )
     for p in range(g.n):
         slots = [g.cards.scoring[c].id if c >= 0 else "--" for c in state.slots[p]]
+        score: object = state.score_sheet(p)["total"]
+        if seen is not None:
+            shown = seen[p]["scoring"]
+            slots = [
+                "--" if c < 0 else (shown[i] or "??") for i, c in enumerate(state.slots[p])
+            ]
+            score = "?" if seen[p]["score"] is None else seen[p]["score"]
         out.append(
             f"{state.describe_player(p)}: rows {' '.join(slots[:3])}  "
             f"columns {' '.join(slots[3:])}  "
             f"hand {len(state.hands[p])}  items {len(state.items[p])}  "
-            f"score {state.score_sheet(p)['total']}"
+            f"score {score}"
         )
         out.extend(render_territory(state, p, color))
     task = state.task()

@@ -884,11 +884,12 @@ class AxiaState(State):
 
         return make_view(self, player)
 
-    def render(self, color: bool = False) -> str:
-        """A terminal picture of every territory, the row, the dice and whose turn it is."""
+    def render(self, color: bool = False, viewer: int | None = None) -> str:
+        """A terminal picture of every territory, the row, the dice and whose turn it is
+        (as ``viewer`` may see it, when given)."""
         from .render import render_state
 
-        return render_state(self, color)
+        return render_state(self, color, viewer)
 
     def task(self) -> tuple[str, int] | None:
         """The effect waiting for a choice, as (name, param), or ``None``."""
