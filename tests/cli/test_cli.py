@@ -155,7 +155,7 @@ def test_terminal_play_moves_lists_undo_save_and_errors(tmp_path: Path) -> None:
     assert status == 0  # quit is a normal way out
     assert re.search(r"^W0 +W1 +W2 ", text, re.MULTILINE)  # the move list, in columns
     assert "not Cage notation" in text  # R9
-    assert "O is not a colour of player 0" in text  # O0
+    assert "O is not a colour of player 1" in text  # O0
     assert "took back 2 move(s)" in text  # W0 and the bot's reply
     history = table.state.history()
     assert game.new_initial_state().action_to_string(history[0]) == "R5"

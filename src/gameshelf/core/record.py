@@ -89,7 +89,7 @@ def record_from_state(
     for action in state.history()[len(replay.history()) :]:
         moves.append(RecordedMove(replay.current_player(), replay.action_to_string(action), action))
         replay.apply_action(action)
-    names = players or [f"player {p}" for p in range(game.spec.num_players)]
+    names = players or [f"player {p + 1}" for p in range(game.spec.num_players)]
     return GameRecord(
         game=game.game_string,
         seed=seed,

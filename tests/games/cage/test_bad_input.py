@@ -65,7 +65,7 @@ def test_game_strings_are_canonical_and_round_trip() -> None:
         ("R8", InvalidMove, ["column 0-7"]),
         ("T3+", InvalidMove, ["layer 0-2"]),
         ("", InvalidMove, ["not Cage notation"]),
-        ("G0", IllegalMove, ["G is not a colour of player 0", "W Y R"]),
+        ("G0", IllegalMove, ["G is not a colour of player 1", "W Y R"]),
         ("T1-", IllegalMove, ["reverse the previous move T1+"]),
     ],
 )

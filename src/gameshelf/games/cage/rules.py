@@ -488,11 +488,12 @@ class CageState(State):
         name = action_to_text(action)
         if action < DROP_ACTIONS:
             colour, column = divmod(action, RING)
+            who = self.describe_player(self.player)
             if colour not in config.colours[self.player]:
                 mine = " ".join(COLOURS[c] for c in config.colours[self.player])
-                return f"{name}: {COLOURS[colour]} is not a colour of player {self.player} ({mine})"
+                return f"{name}: {COLOURS[colour]} is not a colour of {who} ({mine})"
             if not self.left[colour]:
-                return f"{name}: player {self.player} has no {COLOURS[colour]} cubies left"
+                return f"{name}: {who} has no {COLOURS[colour]} cubies left"
             if self.heights[column] >= LAYERS:
                 return f"{name}: column {column} is full"
         if action >= TWIST_BASE:
