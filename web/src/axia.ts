@@ -351,7 +351,7 @@ export function createAxiaBoard(): Board {
     const choices = el("div", { class: "axia-choices", id: "axia-choices" });
     if (context.legal.length && !selection.length)
       choices.append(el("span", { class: "muted", text: "Your choice: click what is outlined (a die, a space, a card, an empty cell or a slot)." }));
-    const extras = (context.legal ?? []).filter((m) => ["end", "deck"].includes(m) || m.startsWith("redraw") || /^P\d=|^M\d=/.test(m) || m.endsWith(">-"));
+    const extras = (context.legal ?? []).filter((m) => ["end", "deck", "decline"].includes(m) || m.startsWith("redraw") || /^P\d=|^M\d=/.test(m) || m.endsWith(">-"));
     if (selection.length) {
       choices.append(el("span", { class: "muted", text: `Selected ${selection.join(" + ")}: ` }));
       for (const move of candidates()) {
