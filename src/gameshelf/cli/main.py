@@ -188,6 +188,22 @@ def check_port_free(host: str, port: int) -> None:
             ) from None
 
 
+def _database_url(args: argparse.Namespace) -> str:
+    """The server's database: ``--database-url``, ``$GAMESHELF_DATABASE_URL`` or a local file."""
+    url: str = (
+        args.database_url
+        or os.environ.get("GAMESHELF_DATABASE_URL")
+        or "sqlite:///gameshelf.sqlite3"
+    )
+    return url
+
+
+def _needs_server_extra(error: ImportError) -> GameshelfError:
+    return GameshelfError(
+        f"the server needs the server extra: pip install 'gameshelf[server]' ({error.name})"
+    )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Start the game server (needs the ``server`` extra)."""
     try:
@@ -195,14 +211,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from gameshelf.server import create_app
     except ImportError as exc:
-        raise GameshelfError(
-            f"the server needs the server extra: pip install 'gameshelf[server]' ({exc.name})"
-        ) from None
-    url = (
-        args.database_url
-        or os.environ.get("GAMESHELF_DATABASE_URL")
-        or "sqlite:///gameshelf.sqlite3"
-    )
+        raise _needs_server_extra(exc) from None
+    url = _database_url(args)
     from gameshelf.server.guard import uvicorn_config
     from gameshelf.server.settings import ServerSettings, parse_card_sets
 
@@ -233,14 +243,8 @@ def cmd_db(args: argparse.Namespace) -> int:
 
         from gameshelf.server.db import upgrade_schema
     except ImportError as exc:
-        raise GameshelfError(
-            f"the server needs the server extra: pip install 'gameshelf[server]' ({exc.name})"
-        ) from None
-    url = (
-        args.database_url
-        or os.environ.get("GAMESHELF_DATABASE_URL")
-        or "sqlite:///gameshelf.sqlite3"
-    )
+        raise _needs_server_extra(exc) from None
+    url = _database_url(args)
     engine = create_engine(url)
     try:
         revision = upgrade_schema(engine)
