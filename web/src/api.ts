@@ -2,65 +2,17 @@
 // keyed by match id, so a reload or a second tab of this browser keeps its seats.
 import type { components } from "./generated/api";
 
-export interface GameOption {
-  name: string;
-  default: string;
-  allowed: string;
-  doc: string;
-  choices: string[] | null;
-}
+type Schemas = components["schemas"];
 
-export interface GameInfo {
-  name: string;
-  title: string;
-  summary: string;
-  options: GameOption[];
-}
-
-export interface SeatInfo {
-  seat: number;
-  kind: "human" | "bot";
-  agent?: string | null;
-  name?: string | null;
-  taken: boolean;
-}
-
-export interface MatchSummary {
-  id: string;
-  game: string;
-  /** The registered game name ("cage"), when the server sends it. */
-  name?: string | null;
-  status: "open" | "running" | "finished";
-  version: number;
-  plies: number;
-  to_move: number;
-  created: string;
-  /** Last change (ISO-8601 with offset); older servers leave it out. */
-  updated?: string | null;
-  /** Seconds since the last change, by the server's clock (lists only). */
-  idle_seconds?: number | null;
-  seats: SeatInfo[];
-  result: number[] | null;
-  result_text: string | null;
-}
-
+// Every shape below is generated from the server's pydantic models (scripts/gen-contract.sh).
+export type GameOption = Schemas["OptionInfo"];
+export type GameInfo = Schemas["GameInfo"];
+export type SeatInfo = Schemas["SeatSummary"];
+export type MatchSummary = Schemas["MatchSummary"];
 /** An item of GET /api/matches: the summary's facts, some of them left out of lists. */
-export type MatchListItem = Omit<MatchSummary, "seats" | "plies" | "to_move"> & Partial<Pick<MatchSummary, "seats" | "plies" | "to_move">>;
-
-export interface RecordMove {
-  player: number;
-  move: string;
-  action?: number;
-}
-
-export interface GameRecord {
-  game: string;
-  seed: number;
-  players: string[];
-  initial_position: string | null;
-  moves: RecordMove[];
-  [key: string]: unknown;
-}
+export type MatchListItem = Schemas["MatchListItem"] & Partial<Pick<MatchSummary, "seats" | "plies" | "to_move" | "name">>;
+export type RecordMove = Schemas["RecordMove"];
+export type GameRecord = Schemas["MatchRecord"];
 
 /** One ply of a replay: who moved, the move (null at the start, and for hidden-information games
  *  until the end) and the views after it ("public" and each seat shown), from the engine. */
@@ -70,11 +22,7 @@ export type Replay = components["schemas"]["Replay"];
 export type MatchData = components["schemas"]["MatchData"];
 
 /** A bot as the lobby offers it: name, strength rank (higher plays better), one line. */
-export interface AgentInfo {
-  name: string;
-  strength: number;
-  summary: string;
-}
+export type AgentInfo = Schemas["AgentInfo"];
 
 /** Accept both the list-of-objects answer and an older server's list of names. */
 export function normaliseAgents(raw: unknown): AgentInfo[] {

@@ -2,7 +2,7 @@
 // status, seats, share link, rules, game-over screen and replay scrubber.
 import { api, el, navigate, storedTokens, storeToken, playerName, gameName } from "./api";
 import type { MatchData, MatchSummary, ReplayFrame } from "./api";
-import type { Board, BoardContext, StateMessage } from "./types";
+import type { Board, BoardContext, ServerFrame, StateMessage } from "./types";
 import { rulesPanel } from "./rules";
 import { createCageBoard } from "./cage3d";
 import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
@@ -309,7 +309,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   }
 
   function shownMoves(): string[] | undefined {
-    if (state?.moves !== undefined) return state.moves;
+    if (state?.moves != null) return state.moves;
     if (state?.status === "finished") {
       if (recordMoves) return recordMoves;
       void loadRecordMoves();
@@ -537,12 +537,12 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       ws.send(JSON.stringify({ type: "hello", tokens: held.map((s) => tokens[String(s)]) }));
     };
     ws.onmessage = async (event) => {
-      const data = JSON.parse(String(event.data)) as Record<string, unknown>;
+      const data = JSON.parse(String(event.data)) as ServerFrame;
       if (data.type === "welcome") {
-        held = (data.seats as number[]) ?? [];
+        held = data.seats ?? [];
       } else if (data.type === "state") {
         const previous = state;
-        state = data as unknown as StateMessage;
+        state = data;
         busy = false;
         // A typed move leaves the box once the server took it; a refused one stays to correct.
         if (typed && state.ack !== undefined && Number(state.ack) === typed.id) {

@@ -1,28 +1,12 @@
 // Shapes of the server's WebSocket messages (docs/server.md) and the board interface.
 
-export interface SeatState {
-  view: Record<string, unknown>;
-  legal_moves: string[];
-  /** True when this seat may take back its last move now (with any bot replies after it). */
-  can_undo?: boolean;
-}
+import type { components } from "./generated/api";
 
-export interface StateMessage {
-  type: "state";
-  match: string;
-  game: string;
-  version: number;
-  status: "open" | "running" | "finished";
-  to_move: number;
-  plies: number;
-  public: Record<string, unknown>;
-  seats: Record<string, SeatState>;
-  last_move: { player: number; move?: string } | null;
-  moves?: string[];
-  result: number[] | null;
-  result_text: string | null;
-  ack?: string | number;
-}
+// The WebSocket frames, generated from the server's pydantic models (scripts/gen-contract.sh).
+export type SeatState = components["schemas"]["SeatState"];
+export type StateMessage = components["schemas"]["StateFrame"];
+/** Any frame the server sends: narrow it by its `type`. */
+export type ServerFrame = components["schemas"]["ServerFrame"];
 
 export interface BoardContext {
   /** The game string of the match. */

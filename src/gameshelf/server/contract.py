@@ -127,6 +127,7 @@ class MatchSummary(BaseModel):
 
     id: str
     game: str
+    name: str = Field(description="the registered game: axia, axiom or cage")
     status: Literal["open", "running", "finished", "broken"]
     version: int
     plies: int

@@ -742,6 +742,7 @@ class Hub:
         summary: dict[str, Any] = {
             "id": runtime.id,
             "game": runtime.display,
+            "name": runtime.game.spec.name,
             "status": runtime.status,
             "version": runtime.version,
             "plies": len(runtime.movers),

@@ -461,6 +461,11 @@ export interface components {
             game: string;
             /** Id */
             id: string;
+            /**
+             * Name
+             * @description the registered game: axia, axiom or cage
+             */
+            name: string;
             /** Plies */
             plies: number;
             /** Result */
