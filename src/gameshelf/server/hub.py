@@ -584,8 +584,8 @@ class Hub:
             return
         async with runtime.lock:
             stored = await asyncio.to_thread(self.store.load, match_id, 1 << 30)
-            if stored is None:
-                return
+            if stored is None or stored.seats == runtime.seats:
+                return  # nothing new (e.g. this process's own join coming back)
             runtime.seats = stored.seats
             if runtime.status == "open":
                 runtime.status = stored.status
