@@ -560,6 +560,8 @@ class Hub:
         if runtime is None or runtime.version >= version:
             return
         async with runtime.lock:
+            if runtime.version >= version:  # our own move, applied while we waited
+                return
             last = await self._refresh_locked(runtime)
         self._broadcast(runtime, last)
         self._schedule_bots(runtime)
