@@ -33,7 +33,7 @@ def _free_port() -> int:
 class Process:
     """One ``gameshelf serve`` process on its own port."""
 
-    def __init__(self, url: str, log: Path) -> None:
+    def __init__(self, url: str, log: Path, extra: tuple[str, ...] = ()) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log.open("w")
@@ -55,6 +55,7 @@ class Process:
                 "100000",
                 "--joins-per-minute",
                 "100000",
+                *extra,
             ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -221,3 +222,28 @@ def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         assert "another gameshelf server is already using" in (tmp_path / "b.log").read_text()
     finally:
         first.stop()
+
+
+def test_the_owner_drives_its_bot_after_it_evicted_the_match(tmp_path: Path) -> None:
+    if not os.environ.get("GAMESHELF_TEST_POSTGRES_URL"):
+        pytest.fail("the cluster tests need PostgreSQL: export GAMESHELF_TEST_POSTGRES_URL")
+    url = database_url("postgresql", tmp_path)
+    quick = ("--idle-evict-seconds", "0.5")
+    owner = Process(url, tmp_path / "owner.log", quick)
+    owner.wait_ready()
+    other = Process(url, tmp_path / "other.log", quick)
+    other.wait_ready()
+    try:
+        lobby = Lobby(owner.url)
+        match = lobby.create("cage", [HUMAN, {"kind": "bot", "agent": "random"}])
+        token = lobby.join(match["id"])["token"]
+        _eventually(lambda: httpx.get(f"{owner.url}/healthz").json()["matches_in_memory"] == 0)
+        assert httpx.get(f"{owner.url}/healthz").json()["matches_owned"] == 1
+        with SeatClient(other.url, match["id"], [token]) as table:
+            _play(table, 0)
+            reply = table.wait_for(lambda s: s["plies"] >= 2 or s["status"] == "finished")
+            assert reply["plies"] >= 2  # the bot answered, driven by its evicting owner
+        lobby.close()
+    finally:
+        owner.stop()
+        other.stop()

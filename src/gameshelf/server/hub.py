@@ -557,7 +557,11 @@ class Hub:
         """Another process changed ``match_id`` (now at ``version``): catch up and tell our
         clients, and drive the bots if this process owns the match."""
         runtime = self.runtimes.get(match_id)
-        if runtime is None or runtime.version >= version:
+        if runtime is None:
+            if self.cluster is not None and match_id in self.cluster.owned:
+                self._schedule_bots(await self.runtime(match_id))  # evicted here, still ours
+            return
+        if runtime.version >= version:
             return
         async with runtime.lock:
             if runtime.version >= version:  # our own move, applied while we waited
