@@ -19,7 +19,9 @@ from gameshelf.server.client import Lobby
 from gameshelf.server.settings import ServerSettings
 from gameshelf.server.threaded import ThreadedServer
 
-GENEROUS = ServerSettings(creates_per_minute=1e6, joins_per_minute=1e6, sockets_per_address=10_000)
+GENEROUS = ServerSettings(
+    creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6, sockets_per_address=10_000
+)
 """Most tests create many matches from one address; the limits have tests of their own."""
 
 DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("GAMESHELF_TEST_POSTGRES_URL") else [])

@@ -290,6 +290,14 @@ def test_creates_from_one_address_are_rate_limited(tmp_path: Path) -> None:
         assert error_of(refused)["code"] == "request/rate-limited"
 
 
+def test_replays_from_one_address_are_rate_limited(tmp_path: Path) -> None:
+    with serving(database_url("sqlite", tmp_path), ServerSettings()) as running:
+        match = httpx.post(f"{running.url}/api/matches", json={"game": "cage"}).json()
+        url = f"{running.url}/api/matches/{match['id']}/replay"
+        codes = [httpx.get(url).status_code for _ in range(16)]
+        assert codes[:15] == [200] * 15 and codes[-1] == 429
+
+
 def test_bot_only_matches_are_capped_and_options_are_bounded(tmp_path: Path) -> None:
     settings = ServerSettings(max_bot_only_matches=1, creates_per_minute=1e6, bot_move_seconds=0.5)
     with serving(database_url("sqlite", tmp_path), settings) as running:

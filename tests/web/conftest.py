@@ -15,6 +15,7 @@ import pytest
 
 from gameshelf.server import create_app
 from gameshelf.server.app import static_dir
+from gameshelf.server.settings import ServerSettings
 from gameshelf.server.threaded import ThreadedServer
 
 from .browser import Browser
@@ -29,7 +30,10 @@ class WebServer(ThreadedServer):
 
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
-        super().__init__(create_app(database_url, bot_workers=0))
+        generous = ServerSettings(  # one browser makes every request of the suite
+            creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6
+        )
+        super().__init__(create_app(database_url, bot_workers=0, settings=generous))
 
 
 def _require_build() -> None:

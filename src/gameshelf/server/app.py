@@ -106,6 +106,9 @@ def create_app(
     app.state.join_limiter = RateLimiter(
         limits.joins_per_minute, max(20.0, limits.joins_per_minute / 2)
     )
+    app.state.replay_limiter = RateLimiter(
+        limits.replays_per_minute, max(10.0, limits.replays_per_minute / 2)
+    )
     app.state.sockets = SocketCounter(limits.sockets_per_address)
     _install_error_handlers(app)
     static = static_dir()

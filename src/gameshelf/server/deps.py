@@ -41,6 +41,11 @@ def limit_creates(request: Request) -> None:
     _limited(request.app.state.create_limiter, request, "new matches")
 
 
+def limit_replays(request: Request) -> None:
+    """Refuse a replay past the per-address rate (each one replays a whole game's views)."""
+    _limited(request.app.state.replay_limiter, request, "replays")
+
+
 def limit_joins(request: Request) -> None:
     """Refuse a join past the per-address rate."""
     _limited(request.app.state.join_limiter, request, "joins")

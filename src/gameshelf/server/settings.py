@@ -62,6 +62,10 @@ class ServerSettings:
         default=60.0,
         metadata={"help": "seats one address may join per minute (burst: half that, at least 20)"},
     )
+    replays_per_minute: float = field(
+        default=30.0,
+        metadata={"help": "replays one address may ask for per minute (burst: half, at least 10)"},
+    )
     max_bot_only_matches: int = field(
         default=8, metadata={"help": "running matches with no human seat (bots only)"}
     )

@@ -24,7 +24,7 @@ from ..contract import (
     ReplayRequest,
 )
 from ..db import as_utc, utcnow
-from ..deps import get_hub, limit_creates, limit_joins
+from ..deps import get_hub, limit_creates, limit_joins, limit_replays
 from ..errors import ServerError
 from ..hub import Hub
 
@@ -106,14 +106,14 @@ async def _replay(hub: Hub, match_id: str, tokens: list[str], all_seats: bool) -
     return Replay(match=runtime.id, game=runtime.display, status=runtime.status, frames=frames)  # type: ignore[arg-type]
 
 
-@router.get("/api/matches/{match_id}/replay")
+@router.get("/api/matches/{match_id}/replay", dependencies=[Depends(limit_replays)])
 async def public_replay(match_id: str, hub: HubDep, all_seats: bool = False) -> Replay:
     """Every ply's public view (and, once the game is over, with ``all_seats=true``, every
     seat's view), computed by the engine: what a replay draws."""
     return await _replay(hub, match_id, [], all_seats)
 
 
-@router.post("/api/matches/{match_id}/replay")
+@router.post("/api/matches/{match_id}/replay", dependencies=[Depends(limit_replays)])
 async def seat_replay(match_id: str, body: ReplayRequest, hub: HubDep) -> Replay:
     """Like the GET, plus the views of the seats whose tokens are given (a player's own
     hidden cards in their own replay)."""
