@@ -128,8 +128,7 @@ def test_axiom_against_a_bot_to_the_result(
     move = str(browser.find("#move-list li[data-ply='1']").get_attribute("data-move"))
     assert move.startswith(origin) and move in offered
     assert browser.text("#move-list li[data-ply='1']").startswith(f"Sceptre {origin[1:]} to the ")
-    turns = play_to_end(browser, axiom_through_picker)
-    assert turns > 2
+    play_to_end(browser, axiom_through_picker)  # the bot's seed is the server's: any length
     summary = api(web_server.url, f"/api/matches/{match}")
     assert summary["status"] == "finished"
     assert summary["result_text"].lower() in browser.text("#result-text").lower()
