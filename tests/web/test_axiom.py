@@ -136,6 +136,14 @@ def test_axiom_against_a_bot_to_the_result(
     final = browser.find(".axiom-board").get_attribute("data-pieces")
     # The replay rebuilds the pictures move by move and ends on the same position.
     browser.click("#open-replay")
+    browser.wait(  # the frames come from the server: wait for ply 0 to be drawn
+        lambda: (
+            browser.finds("#replay-ply")
+            and browser.find("#replay-ply").get_attribute("data-ply") == "0"
+            and browser.find(".axiom-board").get_attribute("data-pieces") != final
+        ),
+        what="the replay's first position",
+    )
     start = browser.find(".axiom-board").get_attribute("data-pieces")
     assert start != final and start is not None and start.count("; ") == 15
     browser.click("#replay-next")
