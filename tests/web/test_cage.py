@@ -79,8 +79,11 @@ def test_cage_against_a_bot_to_the_result_then_replay(
     # Replay: step from the start to the end and land on the same picture.
     browser.driver.refresh()
     browser.click("#open-replay")
+    browser.wait(  # the frames come from the server: wait for ply 0 to be drawn
+        lambda: all(label.endswith("empty") for label in column_labels(browser)),
+        what="the replay's empty cage",
+    )
     assert browser.find("#replay-ply").get_attribute("data-ply") == "0"
-    assert all(label.endswith("empty") for label in column_labels(browser))
     plies = len(summary and api(web_server.url, f"/api/matches/{match}/record")["moves"])
     browser.click("#replay-next")
     browser.wait(lambda: browser.find("#replay-ply").get_attribute("data-ply") == "1", what="ply 1")
