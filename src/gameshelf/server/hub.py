@@ -611,19 +611,23 @@ class Hub:
                 runtime.movers.append(player)
                 runtime.notations.append(notation)
             runtime.state = state
-        else:  # an undo happened elsewhere: rebuild from the start
-            stored = await asyncio.to_thread(self.store.load, runtime.id)
-            if stored is None:
-                return None
+            runtime.seats, runtime.version, runtime.status = (
+                stored.seats,
+                stored.version,
+                stored.status,
+            )
+        else:  # an undo happened elsewhere: rebuild from the start (one load, one replay)
             fresh = await asyncio.to_thread(self._load, runtime.id)
             runtime.state, runtime.movers, runtime.notations = (
                 fresh.state,
                 fresh.movers,
                 fresh.notations,
             )
-        runtime.seats = stored.seats
-        runtime.version = stored.version
-        runtime.status = stored.status
+            runtime.seats, runtime.version, runtime.status = (
+                fresh.seats,
+                fresh.version,
+                fresh.status,
+            )
         runtime.touched = time.monotonic()
         if not runtime.movers:
             return None

@@ -49,11 +49,13 @@ class CardSetEntry:
     name: str
     data: Any
     digest: str
+    content: str = ""
+    """The canonical JSON text stored with matches (made once, not at every create)."""
 
-    @property
-    def content(self) -> str:
-        """The canonical JSON text stored with matches."""
-        return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+    def __post_init__(self) -> None:
+        if not self.content:
+            canonical = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+            object.__setattr__(self, "content", canonical)
 
 
 class CardSetCatalog:
