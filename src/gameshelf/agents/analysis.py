@@ -1,0 +1,357 @@
+"""Position analysis: the best moves of a position with their values and principal variations.
+
+Shared types of the analysis board (issue 19):
+
+* :class:`MoveAnalysis` — one candidate move: its action id and notation, its ``value`` (the
+  expected score in ``[0, 1]`` of the player to move after choosing it: 1 win, 0.5 draw, 0 loss;
+  for 3–4 players the expected share of first place; for solo AXIA the expected score / 1000),
+  ``solved`` ("win"/"draw"/"loss" when proven, else ``None``) and ``pv``, the principal variation
+  in the game's notation starting with the move.
+* :class:`Analyser` — anything with ``analyse(state, seconds, top) -> list[MoveAnalysis]`` (best
+  first). The per-game search agents implement it; :class:`GenericAnalyser` is the fallback,
+  built on the project's MCTS (perfect information), IS-MCTS (hidden cards) and solver.
+* :func:`analyser_for` picks the strongest registered agent that can analyse, else the generic.
+* :func:`judge` names a played move's loss: ``inaccuracy`` / ``mistake`` / ``blunder``.
+
+Hidden information: an AXIA position is analysed by single-observer IS-MCTS from the view of the
+player to move — every search world is a determinisation of that seat's knowledge, so the
+analysis of a seat cannot depend on cards it does not see (``tests/agents/test_analysis.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from gameshelf.core.errors import GameshelfError
+from gameshelf.core.game import Game, State
+
+from .base import AGENTS, make_agent
+from .determinize import HIDDEN_EDGE
+from .ismcts import ISMCTSAgent, ISNode
+from .mcts import MCTSAgent, Node
+from .solver import Solver
+
+PV_LIMIT = 12
+"""Longest principal variation shown (plies)."""
+
+INACCURACY = 0.05
+MISTAKE = 0.10
+BLUNDER = 0.20
+"""Value lost by a played move (best move's value minus the played move's, on the [0, 1] scale)
+from which it is an inaccuracy, a mistake or a blunder. Giving away a proven win (or walking into
+a proven loss when a better move existed) is always a blunder. The thresholds sit above the
+noise of a second-long search (a few hundredths between repeated runs on the Cage)."""
+
+_SOLVED_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One analysed move (see the module docstring for the meaning of each field)."""
+
+    action: int
+    text: str
+    value: float
+    solved: str | None
+    pv: tuple[str, ...]
+
+
+@runtime_checkable
+class Analyser(Protocol):
+    """Anything that analyses a position: the best ``top`` moves, best first."""
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """Analyse ``state`` (a decision node) for at most about ``seconds`` seconds."""
+        ...
+
+
+class AnalysisError(GameshelfError):
+    """A position that cannot be analysed (over, a chance node, simultaneous moves)."""
+
+    code = "analysis/invalid"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How much value a played move lost against the best one, and its label (or ``None``)."""
+
+    loss: float
+    label: str | None
+
+
+def judge(best: MoveAnalysis, played: MoveAnalysis) -> Judgement:
+    """The value the played move lost against the best, and its label (or ``None``)."""
+    loss = max(0.0, best.value - played.value)
+    if best.solved is not None and played.solved is not None:
+        loss = max(0.0, _SOLVED_VALUE[best.solved] - _SOLVED_VALUE[played.solved])
+        if loss > 0:
+            return Judgement(round(loss, 4), "blunder")
+        return Judgement(0.0, None)
+    if best.solved == "win" and played.solved is None and loss >= INACCURACY:
+        return Judgement(round(loss, 4), "blunder")
+    label = None
+    if loss >= BLUNDER:
+        label = "blunder"
+    elif loss >= MISTAKE:
+        label = "mistake"
+    elif loss >= INACCURACY:
+        label = "inaccuracy"
+    return Judgement(round(loss, 4), label)
+
+
+def check_analysable(state: State) -> int:
+    """The player to move; :class:`AnalysisError` when there is no decision to analyse."""
+    if state.is_terminal():
+        raise AnalysisError("the game is over: there is no move to analyse")
+    player = state.current_player()
+    if player < 0:
+        raise AnalysisError(
+            f"it is {state.describe_player(player)}'s turn: only a player's decision is analysed"
+        )
+    return player
+
+
+class _OutOfTime(Exception):
+    """Raised inside the solver when the analysis deadline passes."""
+
+
+class _TimedSolver(Solver):
+    """The project's solver with a deadline (checked every 256 nodes)."""
+
+    def __init__(self, game: Game, deadline: float) -> None:
+        super().__init__(game)
+        self.deadline = deadline
+
+    def force(self, state: State, remaining: int, mine: bool, target: float) -> bool:
+        """As :meth:`Solver.force`, but gives up (raises) once the deadline has passed."""
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        return super().force(state, remaining, mine, target)
+
+
+class GenericAnalyser:
+    """MCTS / IS-MCTS / solver analysis for any registered game.
+
+    * Perfect information: UCT with MCTS-Solver proofs (:class:`MCTSAgent`) for most of the
+      time; then, in two-player deterministic games, the exact solver deepens on every root
+      move with the rest of the time and marks what it proves.
+    * Hidden information: single-observer IS-MCTS (:class:`ISMCTSAgent`) from the view of the
+      player to move; it never reads another seat's hidden cards.
+
+    ``iterations`` caps the search as well as the clock (a seed plus a cap that the clock does
+    not reach gives a reproducible analysis, which the tests use).
+    """
+
+    solver_share = 0.3
+    """Share of the time given to the exact solver where it applies."""
+
+    def __init__(self, game: Game, seed: int | None = 0, iterations: int | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self.iterations = iterations
+        spec = game.spec
+        self.hidden = spec.hidden_information
+        self.solvable = not (spec.chance or spec.hidden_information or spec.simultaneous)
+        self._low = spec.min_utility
+        self._span = (spec.max_utility - spec.min_utility) or 1.0
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The best ``top`` moves of ``state`` (all searched moves when ``top`` <= 0)."""
+        if not seconds > 0 or math.isinf(seconds):
+            raise AnalysisError(
+                f"analysis time must be a positive number of seconds, not {seconds}"
+            )
+        me = check_analysable(state)
+        search = self._ismcts if self.hidden else self._mcts
+        moves = search(state, me, seconds)
+        moves.sort(key=_rank)
+        return moves if top <= 0 else moves[:top]
+
+    # --- perfect information ---------------------------------------------------------------
+    def _mcts(self, state: State, me: int, seconds: float) -> list[MoveAnalysis]:
+        clock = time.perf_counter()
+        budget = seconds * (1.0 - self.solver_share) if self.solvable else seconds
+        agent = MCTSAgent(self.game, self.seed, iterations=1, reuse_tree=False)
+        root = Node(-1, -1, agent.players)
+        cap = self.iterations
+        done = 0
+        deadline = clock + budget
+        while root.proven is None and (cap is None or done < cap):
+            agent._iterate(root, state.clone())
+            done += 1
+            if time.perf_counter() > deadline:
+                break
+        moves: dict[int, MoveAnalysis] = {}
+        for action, child in root.children.items():
+            if child.visits == 0 and child.proven is None:
+                continue
+            solved = self._proof(child.proven, me)
+            value = _SOLVED_VALUE[solved] if solved else child.mean(me)
+            if child.proven is not None and solved is None:
+                value = child.proven[me]
+            moves[action] = MoveAnalysis(
+                action, state.action_to_string(action), value, solved, self._pv(state, child)
+            )
+        if self.solvable:
+            self._solve(state, moves, clock + seconds)
+        return list(moves.values())
+
+    def _proof(self, proven: list[float] | None, me: int) -> str | None:
+        """The name of a proven value for ``me`` (two players: win/draw/loss; more: win only)."""
+        if proven is None:
+            return None
+        value = proven[me]
+        if value >= 1.0:
+            return "win"
+        if self.game.spec.num_players == 2:
+            if value <= 0.0:
+                return "loss"
+            if abs(value - 0.5) < 1e-9:
+                return "draw"
+        return None
+
+    def _pv(self, state: State, child: Node) -> tuple[str, ...]:
+        """Follow the most visited children from ``child``; stop at chance or at the limit."""
+        walk = state.clone()
+        line = [walk.action_to_string(child.action)]
+        walk.apply_action(child.action)
+        node = child
+        while node.children and len(line) < PV_LIMIT and not walk.is_terminal():
+            if walk.is_chance_node():
+                break
+            node = max(node.children.values(), key=_node_order)
+            line.append(walk.action_to_string(node.action))
+            walk.apply_action(node.action)
+        return tuple(line)
+
+    def _solve(self, state: State, moves: dict[int, MoveAnalysis], deadline: float) -> None:
+        """Deepen the exact solver on the root moves until the deadline; record its proofs."""
+        solver = _TimedSolver(self.game, deadline)
+        solver.me = state.current_player()
+        two = self.game.spec.num_players == 2
+        children: list[tuple[int, State]] = []
+        for action in state.legal_actions():
+            known = moves.get(action)
+            if known is not None and known.solved is not None:
+                continue
+            child = state.clone()
+            child.apply_action(action)
+            children.append((action, child))
+        depth = 0
+        try:
+            while children and time.perf_counter() < deadline:
+                depth += 1
+                open_children = []
+                for action, child in children:
+                    verdict = solver.classify(child, depth - 1)
+                    if verdict == "win" or (two and verdict in ("loss", "draw")):
+                        moves[action] = self._solved_move(state, action, verdict, moves)
+                    else:
+                        open_children.append((action, child))
+                children = open_children
+                if depth >= self.game.spec.max_game_length:
+                    break
+        except _OutOfTime:
+            return
+
+    def _solved_move(
+        self, state: State, action: int, verdict: str, moves: dict[int, MoveAnalysis]
+    ) -> MoveAnalysis:
+        known = moves.get(action)
+        pv = known.pv if known is not None else (state.action_to_string(action),)
+        return MoveAnalysis(
+            action, state.action_to_string(action), _SOLVED_VALUE[verdict], verdict, pv
+        )
+
+    # --- hidden information ---------------------------------------------------------------
+    def _ismcts(self, state: State, me: int, seconds: float) -> list[MoveAnalysis]:
+        agent = ISMCTSAgent(self.game, self.seed, iterations=1)
+        root = ISNode(-1, agent.players)
+        deadline = time.perf_counter() + seconds
+        first = agent.determinize(state, me, agent.rng)
+        legal = first.legal_actions()
+        cap = self.iterations
+        done = 0
+        while cap is None or done < cap:
+            world = first.clone() if done == 0 else agent.determinize(state, me, agent.rng)
+            agent._iterate(root, world, me)
+            done += 1
+            if time.perf_counter() > deadline:
+                break
+        moves = []
+        for action in legal:
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                continue
+            value = child.total[me] / child.visits
+            pv = self._is_pv(first, action, child)
+            moves.append(MoveAnalysis(action, first.action_to_string(action), value, None, pv))
+        return moves
+
+    @staticmethod
+    def _is_pv(world: State, action: int, child: ISNode) -> tuple[str, ...]:
+        """The most visited line of the observer's tree, played out in one of its worlds; it
+        stops where the observer cannot see (a hidden move or draw) or at a chance node."""
+        walk = world.clone()
+        line = [walk.action_to_string(action)]
+        walk.apply_action(action)
+        node = child
+        while node.children and len(line) < PV_LIMIT and not walk.is_terminal():
+            if walk.is_chance_node():
+                break
+            key, node = max(node.children.items(), key=lambda item: item[1].visits)
+            if key == HIDDEN_EDGE or key not in walk.legal_actions():
+                break
+            line.append(walk.action_to_string(key))
+            walk.apply_action(key)
+        return tuple(line)
+
+
+def _node_order(node: Node) -> tuple[int, int]:
+    """Proven children first where they are wins for their mover, then by visits."""
+    won = 1 if node.proven is not None and node.mover >= 0 and node.proven[node.mover] >= 1.0 else 0
+    return (won, node.visits)
+
+
+def _rank(move: MoveAnalysis) -> tuple[int, float]:
+    """Sort key, best first: proven wins, then open moves and draws by value, proven losses last."""
+    order = {"win": 0, None: 1, "draw": 1, "loss": 2}[move.solved]
+    return (order, -move.value)
+
+
+_PREFERENCE = ("expert", "hard", "medium", "easy")
+"""Registered names tried first when looking for an agent that analyses (strongest first)."""
+
+
+def analyser_for(game: Game, seed: int | None = 0) -> Analyser:
+    """The strongest analyser for ``game``: a registered agent with an ``analyse`` method (the
+    levels first, strongest first), else :class:`GenericAnalyser`."""
+    names: list[Hashable] = [n for n in _PREFERENCE if n in AGENTS]
+    names += sorted(n for n in AGENTS if n not in _PREFERENCE)
+    for name in names:
+        try:
+            agent = make_agent(str(name), game, seed)
+        except ValueError:
+            continue  # unfit for this game
+        if callable(getattr(agent, "analyse", None)):
+            return agent  # type: ignore[return-value]
+    return GenericAnalyser(game, seed)
+
+
+__all__ = [
+    "BLUNDER",
+    "INACCURACY",
+    "MISTAKE",
+    "Analyser",
+    "AnalysisError",
+    "GenericAnalyser",
+    "Judgement",
+    "MoveAnalysis",
+    "analyser_for",
+    "check_analysable",
+    "judge",
+]
