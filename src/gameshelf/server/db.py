@@ -506,3 +506,8 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+# The account tables (migration 0004) are declared with their logic; importing them here puts
+# them on ``Base.metadata`` whichever module is imported first.
+from . import accounts as _accounts  # noqa: E402,F401

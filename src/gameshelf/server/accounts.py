@@ -1,0 +1,294 @@
+"""Optional player accounts: registration, log-in sessions, seats held by accounts.
+
+Guests keep playing exactly as before (a seat token is all a guest has). An account is a name
+(unique after the player-name normalisation, compared case-insensitively) and an Argon2 hash of
+its password. Logging in makes a session: a random token sent once as an HTTP-only cookie and
+stored only as its SHA-256, with an expiry. A seat is an account's when a logged-in player joins
+it, or when a guest's browser later proves the seat's token (a *claim*).
+
+The tables (migration ``0004``) are declared here, on the server's one ``Base``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base, MatchRow, SeatRow, as_utc, hash_token, token_matches, utcnow
+from .errors import ServerError
+
+if TYPE_CHECKING:
+    from .db import Store
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256  # bounds the hashing work one request can ask for
+SESSION_COOKIE = "gameshelf_session"
+
+
+class AccountRow(Base):
+    """A registered player: display name, normalised key, Argon2 password hash."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    password_hash: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A log-in session: only the SHA-256 of its cookie token is kept."""
+
+    __tablename__ = "account_sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeatAccountRow(Base):
+    """A seat held by an account (a seat without a row is a guest's)."""
+
+    __tablename__ = "seat_accounts"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class RatedMatchRow(Base):
+    """A match chosen as rated at creation; ``settled`` once its ratings were applied."""
+
+    __tablename__ = "rated_matches"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    settled: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RatingRow(Base):
+    """An account's current rating for one game and player count."""
+
+    __tablename__ = "ratings"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChangeRow(Base):
+    """What one rated match did to one seat's account rating (the audit trail)."""
+
+    __tablename__ = "rating_changes"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account as the routes see it (never its hash)."""
+
+    id: int
+    name: str
+
+
+def account_name(name: str) -> tuple[str, str]:
+    """The display name and the uniqueness key of a new account's ``name``.
+
+    The display name is normalised exactly like a guest's player name (NFKC, single spaces, no
+    control or bidi characters, nothing a bot could be taken for); the key also folds case, so
+    "Ada" and "ADA" cannot both exist.
+    """
+    from .routes.matches import normalise_name  # late: the routes import the hub, which imports us
+
+    text = normalise_name(name)
+    if text is None:
+        raise ServerError("request/invalid", "name: required")
+    return text, text.casefold()
+
+
+class AccountStore:
+    """Accounts and sessions on the server's database (blocking: call from worker threads)."""
+
+    def __init__(self, store: Store, session_days: float = 30.0) -> None:
+        self.store = store
+        self.session_life = timedelta(days=session_days)
+        # argon2-cffi's defaults are RFC 9106's low-memory profile (Argon2id, t=3, 64 MiB)
+        self.hasher = PasswordHasher()
+        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    # --- registration and log-in ------------------------------------------------------------
+    def register(self, name: str, password: str) -> tuple[Account, str]:
+        """Create an account and log it in; returns it and the new session's token."""
+        display, key = account_name(name)
+        check_password(password)
+        digest = self.hasher.hash(password)  # slow on purpose: outside the transaction
+        try:
+            with self.store.session() as session:
+                if session.scalar(select(AccountRow.id).where(AccountRow.name_key == key)):
+                    raise _name_taken(display)
+                row = AccountRow(name=display, name_key=key, password_hash=digest)
+                session.add(row)
+                session.flush()
+                account = Account(row.id, row.name)
+                token = self._new_session(session, row.id)
+        except IntegrityError:  # registered by someone else at the same moment
+            raise _name_taken(display) from None
+        return account, token
+
+    def log_in(self, name: str, password: str) -> tuple[Account, str]:
+        """Check a name and password; returns the account and a new session's token."""
+        try:
+            _, key = account_name(name)
+        except ServerError:
+            key = ""
+        with self.store.session() as session:
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            stored = row.password_hash if row is not None else self._dummy
+        if len(password) > MAX_PASSWORD or not self._verify(stored, password) or row is None:
+            raise ServerError("auth/bad-login", "unknown name or wrong password")
+        with self.store.session() as session:
+            if self.hasher.check_needs_rehash(stored):  # parameters raised since it was made
+                fresh = session.get(AccountRow, row.id)
+                if fresh is not None:
+                    fresh.password_hash = self.hasher.hash(password)
+            token = self._new_session(session, row.id)
+        return Account(row.id, row.name), token
+
+    def _verify(self, stored: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def _new_session(self, session: object, account_id: int) -> str:
+        token = secrets.token_urlsafe(32)
+        now = utcnow()
+        session.add(  # type: ignore[attr-defined]
+            SessionRow(
+                token_hash=hash_token(token),
+                account_id=account_id,
+                created=now,
+                expires=now + self.session_life,
+            )
+        )
+        return token
+
+    def session_account(self, token: str | None) -> Account | None:
+        """The account a session cookie's token belongs to (None: absent, unknown, expired)."""
+        if not token or len(token) > 128:
+            return None
+        with self.store.session() as session:
+            row = session.get(SessionRow, hash_token(token))
+            if row is None:
+                return None
+            if as_utc(row.expires) <= utcnow():
+                session.delete(row)
+                return None
+            account = session.get(AccountRow, row.account_id)
+            return None if account is None else Account(account.id, account.name)
+
+    def log_out(self, token: str | None) -> None:
+        """End a session (and sweep expired ones while at it)."""
+        with self.store.session() as session:
+            if token:
+                session.execute(
+                    delete(SessionRow).where(SessionRow.token_hash == hash_token(token))
+                )
+            session.execute(delete(SessionRow).where(SessionRow.expires <= utcnow()))
+
+    def find(self, name: str) -> Account | None:
+        """The account called ``name`` (after normalisation), or None."""
+        try:
+            _, key = account_name(name)
+        except ServerError:
+            return None
+        with self.store.session() as session:
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            return None if row is None else Account(row.id, row.name)
+
+    # --- seats ------------------------------------------------------------------------------
+    def link_seat(self, match_id: str, seat: int, account: Account) -> None:
+        """Record that ``account`` holds ``seat`` of ``match_id`` (it just joined it)."""
+        with self.store.session() as session:
+            if session.get(SeatAccountRow, (match_id, seat)) is None:
+                session.add(SeatAccountRow(match_id=match_id, seat=seat, account_id=account.id))
+
+    def claim(self, account: Account, seats: list[tuple[str, str]]) -> list[tuple[str, int]]:
+        """Attach guest seats to ``account``: each (match id, seat token) pair must prove a
+        seat; a seat already held by an account is refused. All or nothing.
+
+        Returns the (match id, seat) pairs now held by the account.
+        """
+        claimed: list[tuple[str, int]] = []
+        with self.store.session() as session:
+            for match_id, token in seats:
+                rows = session.scalars(
+                    select(SeatRow).where(SeatRow.match_id == match_id, SeatRow.kind == "human")
+                ).all()
+                seat = next((r.seat for r in rows if token_matches(token, r.token_hash)), None)
+                if seat is None:
+                    raise ServerError(
+                        "auth/bad-token", f"match {match_id[:32]}: the token proves no seat"
+                    )
+                held = session.get(SeatAccountRow, (match_id, seat))
+                if held is not None and held.account_id != account.id:
+                    raise ServerError(
+                        "match/seat-taken",
+                        f"seat {seat} of match {match_id} already belongs to another account",
+                    )
+                if held is None:
+                    session.add(SeatAccountRow(match_id=match_id, seat=seat, account_id=account.id))
+                    session.flush()
+                claimed.append((match_id, seat))
+        return claimed
+
+    def seat_holders(self, match_id: str) -> dict[int, Account]:
+        """The seats of ``match_id`` held by accounts."""
+        with self.store.session() as session:
+            rows = session.execute(
+                select(SeatAccountRow.seat, AccountRow.id, AccountRow.name)
+                .join(AccountRow, AccountRow.id == SeatAccountRow.account_id)
+                .where(SeatAccountRow.match_id == match_id)
+            ).all()
+            return {seat: Account(ident, name) for seat, ident, name in rows}
+
+    # --- rated matches ----------------------------------------------------------------------
+    def mark_rated(self, match_id: str) -> None:
+        """Record that ``match_id`` was created as a rated match."""
+        with self.store.session() as session:
+            if session.get(MatchRow, match_id) is not None:
+                session.add(RatedMatchRow(match_id=match_id, settled=None))
+
+    def is_rated(self, match_id: str) -> bool:
+        """Whether ``match_id`` was created as a rated match."""
+        with self.store.session() as session:
+            return session.get(RatedMatchRow, match_id) is not None
+
+
+def check_password(password: str) -> None:
+    """Refuse a password too short or too long to be hashed."""
+    if len(password) < MIN_PASSWORD:
+        raise ServerError("request/invalid", f"password: at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise ServerError("request/invalid", f"password: at most {MAX_PASSWORD} characters")
+
+
+def _name_taken(name: str) -> ServerError:
+    return ServerError("account/name-taken", f"the name {name!r} is taken; choose another")
