@@ -1,8 +1,12 @@
-"""Named strength levels: ``easy``, ``medium``, ``hard``, ``expert``, each an algorithm plus a
-budget chosen per game (see ``docs/agents.md``).
+"""Named strength levels: ``easy``, ``medium``, ``hard``, ``expert``, each a search plus a time
+budget per move chosen per game (see ``docs/agents.md``).
 
-Budgets are iteration or node counts, so a seed reproduces every decision; each level also has
-a time cap as a safety net (``hard`` stays under 2 s a move on a 2-core machine).
+A level thinks for its ``time_limit`` seconds a move (``--think`` and the server's bot seats may
+give another time); its ``budget`` (iterations or nodes) is then only a safety net, multiplied
+by :data:`CAP_FACTOR`. The *fixed-budget* mode (``build_level(..., fixed=True)``) searches
+exactly ``budget`` iterations or nodes with no clock, so a seed reproduces every decision (tests,
+reproducible arena runs). Every level's worst move stays within twice its budget on the
+reference machine (measured in ``docs/strength.md``).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game
 
 from .alphabeta import AlphaBetaAgent
@@ -22,11 +27,37 @@ LEVELS = ("easy", "medium", "hard", "expert")
 AXIA_ROLLOUT = 6
 """AXIA playouts stop after 6 plies and the heuristic judges (measured better than long
 random playouts: solo means 168 vs 110 at 150 iterations on 4 seeds)."""
+CAP_FACTOR = 20
+"""On the clock, a level may search up to this many times its fixed budget (a safety net
+against a runaway count on a fast machine, not a limit that binds in practice)."""
+MIN_THINK = 0.01
+MAX_THINK = 600.0
+"""The range of seconds a move accepted by :func:`check_think` (a server caps it lower)."""
+
+
+class BadThinkTime(GameshelfError):
+    """A time per move that is not a number of seconds in the accepted range."""
+
+    code = "agent/bad-think-time"
+
+
+def check_think(seconds: float, cap: float = MAX_THINK) -> float:
+    """``seconds`` as a float if it is a usable time per move (at most ``cap``), else raise
+    :class:`BadThinkTime` naming the range."""
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError):
+        raise BadThinkTime(f"think time must be a number of seconds, got {seconds!r}") from None
+    if not MIN_THINK <= value <= cap:  # also refuses NaN
+        raise BadThinkTime(
+            f"think time must be between {MIN_THINK:g} and {cap:g} seconds a move, got {value:g}"
+        )
+    return value
 
 
 @dataclass(frozen=True)
 class LevelSpec:
-    """One level for one kind of game: the algorithm and its budget."""
+    """One level for one kind of game: the search, its fixed budget and its time per move."""
 
     algorithm: str
     budget: int
@@ -34,29 +65,36 @@ class LevelSpec:
     depth: int = 0
     rollout_depth: int | None = None
 
+    @property
+    def seconds(self) -> float:
+        """The time budget per move (``0`` for the instant greedy player)."""
+        return self.time_limit
+
     def describe(self) -> str:
-        """A short human description, e.g. ``mcts, 2000 iterations``."""
+        """A short human description, e.g. ``cage-search, 0.5 s a move``."""
         if self.algorithm == "greedy":
             return "greedy one-ply"
         unit = "nodes" if self.algorithm == "alphabeta" else "iterations"
-        depth = f", depth <= {self.depth}" if self.depth else ""
+        extra = f", depth <= {self.depth}" if self.depth else ""
         if self.rollout_depth is not None:
-            depth += f", playouts cut at {self.rollout_depth} plies"
-        return f"{self.algorithm}, {self.budget} {unit}{depth}, cap {self.time_limit:g} s"
+            extra += f", playouts cut at {self.rollout_depth} plies"
+        return (
+            f"{self.algorithm}, {self.time_limit:g} s a move{extra} (fixed: {self.budget} {unit})"
+        )
 
 
 _TABLE: dict[str, dict[str, LevelSpec]] = {
     "cage": {
-        "easy": LevelSpec("mcts", 150, 1.0),
-        "medium": LevelSpec("mcts", 600, 1.5),
-        "hard": LevelSpec("mcts", 2500, 1.9),
-        "expert": LevelSpec("mcts", 12000, 10.0),
+        "easy": LevelSpec("mcts", 150, 0.1),
+        "medium": LevelSpec("mcts", 600, 0.25),
+        "hard": LevelSpec("cage-search", 1500, 0.5),
+        "expert": LevelSpec("cage-search", 6000, 2.0),
     },
     "cage-multi": {
-        "easy": LevelSpec("mcts", 150, 1.0),
-        "medium": LevelSpec("mcts", 600, 1.5),
-        "hard": LevelSpec("mcts", 2500, 1.9),
-        "expert": LevelSpec("mcts", 12000, 10.0),
+        "easy": LevelSpec("mcts", 150, 0.1),
+        "medium": LevelSpec("mcts", 600, 0.25),
+        "hard": LevelSpec("cage-search", 1500, 0.5),
+        "expert": LevelSpec("cage-search", 6000, 2.0),
     },
     "axiom": {
         "easy": LevelSpec("greedy", 0, 0.0),
@@ -66,9 +104,9 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     },
     "axia": {
         "easy": LevelSpec("greedy", 0, 0.0),
-        "medium": LevelSpec("ismcts", 80, 1.0, rollout_depth=AXIA_ROLLOUT),
-        "hard": LevelSpec("ismcts", 400, 1.6, rollout_depth=AXIA_ROLLOUT),
-        "expert": LevelSpec("ismcts", 2000, 10.0, rollout_depth=AXIA_ROLLOUT),
+        "medium": LevelSpec("ismcts", 80, 0.25, rollout_depth=AXIA_ROLLOUT),
+        "hard": LevelSpec("ismcts", 400, 1.0, rollout_depth=AXIA_ROLLOUT),
+        "expert": LevelSpec("ismcts", 2000, 4.0, rollout_depth=AXIA_ROLLOUT),
     },
 }
 
@@ -84,24 +122,38 @@ def level_spec(game: Game, level: str) -> LevelSpec:
     return table[level]
 
 
-def build_level(game: Game, level: str, seed: int | None) -> Agent:
-    """An agent playing ``game`` at ``level``."""
+def build_level(
+    game: Game,
+    level: str,
+    seed: int | None,
+    time_limit: float | None = None,
+    fixed: bool = False,
+) -> Agent:
+    """An agent playing ``game`` at ``level``.
+
+    ``time_limit`` replaces the level's seconds a move; ``fixed`` searches exactly the level's
+    budget with no clock instead (reproducible from the seed).
+    """
     spec = level_spec(game, level)
     if spec.algorithm == "greedy":
         return GreedyAgent(game, seed)
+    clock: float | None = None if fixed else (time_limit or spec.time_limit)
+    cap = spec.budget if fixed else spec.budget * CAP_FACTOR
     if spec.algorithm == "alphabeta":
-        return AlphaBetaAgent(
-            game, seed, max_depth=spec.depth, node_budget=spec.budget, time_limit=spec.time_limit
-        )
+        return AlphaBetaAgent(game, seed, max_depth=spec.depth, node_budget=cap, time_limit=clock)
     if spec.algorithm == "ismcts":
         return ISMCTSAgent(
             game,
             seed,
-            iterations=spec.budget,
-            time_limit=spec.time_limit,
+            iterations=cap,
+            time_limit=clock,
             rollout_depth=60 if spec.rollout_depth is None else spec.rollout_depth,
         )
-    return MCTSAgent(game, seed, iterations=spec.budget, time_limit=spec.time_limit)
+    if spec.algorithm == "cage-search":
+        from .cage_search import CageSearchAgent
+
+        return CageSearchAgent(game, seed, iterations=cap, time_limit=clock)
+    return MCTSAgent(game, seed, iterations=cap, time_limit=clock)
 
 
 def _factory(level: str) -> Callable[[Game, int | None], Agent]:

@@ -5,6 +5,7 @@ cluster and returns a :class:`~gameshelf.arena.tournament.TournamentResult`; the
 live in :mod:`gameshelf.arena.cli`.
 """
 
+from . import opponents as opponents  # registers the agent "openspiel-mcts"
 from .match import MatchResult, MatchSpec, play_match
 from .tournament import TournamentConfig, TournamentResult, run_tournament
 

@@ -1,0 +1,386 @@
+"""Cage-specific search: MCTS that sees the Cage's short, exact threats.
+
+Cage threats are one move deep and exact (a line either completes or it does not), which plain
+UCT with random playouts handles badly: a playout rarely punishes a missed block, so the tree
+needs many visits to learn what a one-ply look shows at once. :class:`CageSearchAgent` adds:
+
+* **Decisive moves in the tree.** A node whose mover can complete a line at once gets that move
+  as its only child (so MCTS-Solver proves it on the first visit); moves that complete only an
+  opponent's line are dropped unless nothing else is left. A position where the opponent keeps
+  a winning reply is then proven lost one visit after its reply is tried, so blocks are found
+  by the tree instead of by statistics.
+* **Threat-aware playouts.** Each playout move completes the mover's line by a drop when it can,
+  else drops onto the next player's winning column (a block), else is uniformly random; the
+  line tests read the board directly (no cloning), so a playout costs about twice a random one.
+* **A solver pass at the root** (two players): the exact depth-bounded
+  :class:`~gameshelf.agents.solver.Solver`, iteratively deepened in a share of the move's time,
+  proves short forced wins (taken at once) and losses (never chosen while another move is open).
+  Where the cage is nearly full the horizon reaches the last drop, so endgames are solved.
+
+It keeps the base agent's budget semantics: ``iterations`` counts playouts (a seed with no
+``time_limit`` reproduces every decision; the solver pass then has a node budget instead of a
+time share), and ``time_limit`` is the time per move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from gameshelf.core.game import Game, State
+from gameshelf.games.cage.geometry import LINES_THROUGH, RING
+from gameshelf.games.cage.notation import DROP_ACTIONS, FLIP, TWIST_BASE
+from gameshelf.games.cage.rules import CageState, flipped, line_colours, twisted
+
+from .mcts import MCTSAgent, Node
+from .solver import Solver
+
+if TYPE_CHECKING:
+    from .analysis import MoveAnalysis
+
+TOP_CELLS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(LINES_THROUGH[RING * height + column] for height in range(3)) for column in range(RING)
+)
+"""``TOP_CELLS[column][height]``: the partner cell pairs of every line through the cell a drop
+into ``column`` of that height lands on."""
+SOLVER_SHARE = 0.3
+"""Share of a clocked move's time the root solver may use (the rest goes to the tree)."""
+SOLVER_NODES = 3000
+"""The root solver's node budget in fixed-budget mode (reproducible, no clock)."""
+SOLVER_DEPTH = 9
+"""Deepest root solver horizon tried (plies)."""
+_SOLVED_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def drop_win(state: CageState, player: int) -> int:
+    """A drop that would complete a line of ``player``'s colour now (``-1`` if none).
+
+    Only the board is read: a drop can complete only lines of the colour dropped, and only
+    through the cell it lands on.
+    """
+    board, heights, left = state.board, state.heights, state.left
+    for colour in state.game.config.colours[player]:
+        if not left[colour]:
+            continue
+        value = colour + 1
+        for column in range(RING):
+            height = heights[column]
+            if height < 3:
+                for a, b in TOP_CELLS[column][height]:
+                    if board[a] == value and board[b] == value:
+                        return RING * colour + column
+    return -1
+
+
+def decisive_moves(state: CageState) -> tuple[list[int], list[int]]:
+    """``(wins, self_defeats)`` among the legal moves: those after which the mover has won, and
+    twists/flips that complete only other players' lines (the mover then loses at once).
+
+    Candidates are found on the board alone; each is confirmed by playing it on a copy, so the
+    rules' own verdict (simultaneous lines, draws) decides.
+    """
+    mover = state.player
+    board, heights = state.board, state.heights
+    owner = state.game.owner
+    wins: list[int] = []
+    losses: list[int] = []
+    candidates: list[int] = []
+    for action in state.legal_actions():
+        if action < DROP_ACTIONS:
+            colour, column = divmod(action, RING)
+            value = colour + 1
+            for a, b in TOP_CELLS[column][heights[column]]:
+                if board[a] == value and board[b] == value:
+                    candidates.append(action)
+                    break
+            continue
+        after = (
+            flipped(board, heights)[0] if action == FLIP else twisted(board, action - TWIST_BASE)[0]
+        )
+        colours = line_colours(after)
+        if colours:
+            if all(owner[c] != mover for c in colours) and len({owner[c] for c in colours}) == 1:
+                losses.append(action)
+            else:
+                candidates.append(action)
+    for action in candidates:
+        child = state.clone()
+        child.apply_action(action)
+        outcome = child.outcome
+        if outcome is not None and outcome[mover] > 0 and outcome[mover] >= max(outcome):
+            wins.append(action)
+    return wins, losses
+
+
+def threat_playout(state: CageState, rng: random.Random, max_plies: int) -> int:
+    """Play at most ``max_plies`` threat-aware moves in place; return the plies played.
+
+    Each move: a drop completing the mover's line; else a drop onto the column where the next
+    player could complete a line by a drop (with a random own colour that has cubies left);
+    else a uniformly random legal move.
+    """
+    game = state.game
+    colours_of = game.config.colours
+    following = game.next_player
+    choice = rng.choice
+    plies = 0
+    while plies < max_plies and state.outcome is None:
+        mover = state.player
+        action = drop_win(state, mover)
+        if action < 0:
+            mine = [c for c in colours_of[mover] if state.left[c]]
+            if mine:
+                threat = drop_win(state, following[mover])
+                if threat >= 0:
+                    action = RING * choice(mine) + threat % RING
+        if action < 0:
+            action = choice(state.legal_actions())
+        state.apply_action(action)
+        plies += 1
+    return plies
+
+
+class CageSearchAgent(MCTSAgent):
+    """MCTS-Solver with decisive moves, threat-aware playouts and a root solver (the Cage)."""
+
+    name = "cage-search"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        iterations: int = 1500,
+        time_limit: float | None = None,
+        exploration: float = 1.0,
+        rollout_depth: int = 60,
+        root_solver: bool = True,
+    ) -> None:
+        if game.spec.name != "cage":
+            raise ValueError(f"the Cage search plays the Cage, not {game.game_string}")
+        super().__init__(
+            game,
+            seed,
+            iterations=iterations,
+            exploration=exploration,
+            rollout_depth=rollout_depth,
+            time_limit=time_limit,
+        )
+        self.root_solver = root_solver
+        self._search_root: Node | None = None
+        self._banned: set[int] = set()
+        self.solved: dict[int, str] = {}
+        """Solver verdicts (for the mover) of root moves after the last search."""
+
+    # --- public ---------------------------------------------------------------------------
+    def step(self, state: State) -> int:
+        """Search from ``state`` for the move's time (or budget) and return the chosen action."""
+        return self._search(state, self.time_limit)
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The best ``top`` moves of ``state`` after searching about ``seconds``, best first.
+
+        ``value`` is the tree's mean score for the mover in ``[0, 1]`` (or the proven result),
+        ``solved`` the solver's or the tree's proof, ``pv`` the most visited line.
+        """
+        from .analysis import MoveAnalysis
+
+        if state.is_terminal():
+            raise ValueError("the game is over; there is no move to analyse")
+        keep = self.iterations
+        self.iterations = max(keep, 10_000_000)  # the clock decides here
+        try:
+            self._search(state, seconds)
+        finally:
+            self.iterations = keep
+        root = self._search_root
+        assert root is not None
+        me = state.current_player()
+        rows: list[tuple[float, int, MoveAnalysis]] = []
+        for action in state.legal_actions():
+            child = root.children.get(action)
+            solved = self.solved.get(action) or self._tree_proof(child, me)
+            if solved in _SOLVED_VALUE:
+                value = _SOLVED_VALUE[solved]
+            elif child is not None and child.visits:
+                value = child.mean(me)
+            else:
+                continue
+            visits = child.visits if child is not None else 0
+            pv = self._principal_variation(state, action)
+            rows.append(
+                (
+                    value,
+                    visits,
+                    MoveAnalysis(action, state.action_to_string(action), value, solved, pv),
+                )
+            )
+        rows.sort(key=lambda row: (row[0], row[1]), reverse=True)
+        return [row[2] for row in rows[:top]]
+
+    # --- the search -----------------------------------------------------------------------
+    def _search(self, state: State, seconds: float | None) -> int:
+        clock = time.perf_counter()
+        deadline = None if seconds is None else clock + seconds
+        legal = state.legal_actions()
+        root = self._find_root(state)
+        self._search_root = root
+        self.solved = {}
+        self._banned = set()
+        self.reused_visits = root.visits
+        self.last_iterations = 0
+        if len(legal) == 1:
+            self._advance_root(root, legal[0], state)
+            return legal[0]
+        assert isinstance(state, CageState)
+        wins, _ = decisive_moves(state)
+        if wins:
+            self.solved = {action: "win" for action in wins}
+            self._advance_root(root, wins[0], state)
+            return wins[0]
+        if self.root_solver and self.players == 2:
+            solver_deadline = None if seconds is None else clock + SOLVER_SHARE * seconds
+            winning = self._solve_root(state, legal, solver_deadline)
+            if winning is not None:
+                self._advance_root(root, winning, state)
+                return winning
+        done = 0
+        while done < self.iterations and root.proven is None:
+            self._iterate(root, state.clone())
+            done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        action = self._best_action(root, state)
+        self._advance_root(root, action, state)
+        return action
+
+    def _solve_root(self, state: State, legal: list[int], deadline: float | None) -> int | None:
+        """Classify root moves by the exact solver, deepening while time (or nodes) last.
+
+        Returns a move proven to win, if any; moves proven lost are banned from the tree.
+        """
+        solver = _BudgetSolver(self.game, deadline, None if deadline else SOLVER_NODES)
+        children = []
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            children.append((action, child))
+        verdicts: dict[int, str] = {}
+        for depth in range(1, SOLVER_DEPTH + 1):
+            solver.me = state.current_player()
+            found: dict[int, str] = {}
+            try:
+                for action, child in children:
+                    found[action] = solver.classify(child, depth - 1)
+            except _SolverOut:
+                # A partial pass still proves what it reached: proofs stay true deeper.
+                verdicts.update({a: v for a, v in found.items() if v in ("win", "loss")})
+                break
+            verdicts = found
+            if all(v in ("win", "loss", "draw") for v in found.values()) or "win" in found.values():
+                break
+        self.solved = {a: v for a, v in verdicts.items() if v in ("win", "loss", "draw")}
+        for action, verdict in verdicts.items():
+            if verdict == "win":
+                return action
+        lost = {a for a, v in verdicts.items() if v == "loss"}
+        if len(lost) < len(legal):
+            self._banned = lost
+        return None
+
+    # --- tree hooks -----------------------------------------------------------------------
+    def _select_or_expand(self, node: Node, state: State) -> tuple[Node, bool]:
+        if node.untried is None:
+            assert isinstance(state, CageState)
+            wins, self_defeats = decisive_moves(state)
+            if wins:
+                actions = wins[:1]
+            else:
+                actions = state.legal_actions()
+                if node is self._search_root and self._banned:
+                    actions = [a for a in actions if a not in self._banned] or actions
+                if self_defeats:
+                    actions = [a for a in actions if a not in self_defeats] or actions
+                self.rng.shuffle(actions)
+            node.untried = [a for a in actions if a not in node.children]
+        return super()._select_or_expand(node, state)
+
+    def _update_proof(self, node: Node) -> None:
+        if node is self._search_root and self._banned:
+            return  # the root's children are a pruned list; its value is left to the tree
+        super()._update_proof(node)
+
+    def _leaf_value(self, node: Node, state: State) -> list[float]:
+        if state.is_terminal():
+            node.proven = self._normalise(state.returns())
+            return node.proven
+        assert isinstance(state, CageState)
+        threat_playout(state, self.rng, self.rollout_depth)
+        if state.is_terminal():
+            return self._normalise(state.returns())
+        return self._normalise(self.evaluator(state))
+
+    def _best_action(self, root: Node, state: State) -> int:
+        if self._banned:
+            for action in self._banned:
+                child = root.children.get(action)
+                if child is not None:
+                    child.visits = -1  # never the most visited
+        action = super()._best_action(root, state)
+        if action in self._banned:  # only lost moves were searched: any open one is better
+            open_moves = [a for a in state.legal_actions() if a not in self._banned]
+            action = open_moves[0] if open_moves else action
+        return action
+
+    # --- analysis helpers -----------------------------------------------------------------
+    @staticmethod
+    def _tree_proof(child: Node | None, me: int) -> str | None:
+        if child is None or child.proven is None:
+            return None
+        value = child.proven[me]
+        if value >= 1.0:
+            return "win"
+        if value <= 0.0:
+            return "loss"
+        return "draw" if value == 0.5 else None
+
+    def _principal_variation(self, state: State, action: int, limit: int = 12) -> tuple[str, ...]:
+        line = [state.action_to_string(action)]
+        root = self._search_root
+        node = root.children.get(action) if root is not None else None
+        walk = state.clone()
+        walk.apply_action(action)
+        while node is not None and node.children and len(line) < limit and not walk.is_terminal():
+            best = max(node.children.values(), key=lambda c: c.visits)
+            if best.visits <= 0:
+                break
+            line.append(walk.action_to_string(best.action))
+            walk.apply_action(best.action)
+            node = best
+        return tuple(line)
+
+
+class _SolverOut(Exception):
+    """The root solver's time or node budget is spent."""
+
+
+class _BudgetSolver(Solver):
+    """The exact solver, stopped by a deadline or a node budget (checked every 64 nodes)."""
+
+    def __init__(self, game: Game, deadline: float | None, nodes: int | None) -> None:
+        super().__init__(game)
+        self.deadline = deadline
+        self.node_budget = nodes
+
+    def force(self, state: State, remaining: int, mine: bool, target: float) -> bool:
+        """As :meth:`Solver.force`, raising :class:`_SolverOut` when the budget is spent."""
+        if self.nodes & 63 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _SolverOut
+            if self.node_budget is not None and self.nodes >= self.node_budget:
+                raise _SolverOut
+        return super().force(state, remaining, mine, target)
+
+
+__all__ = ["CageSearchAgent", "decisive_moves", "drop_win", "threat_playout"]
