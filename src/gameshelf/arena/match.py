@@ -90,3 +90,11 @@ def play_match(spec: MatchSpec) -> MatchResult:
         record=record.to_json(),
         extra=extra,
     )
+
+
+def play_to_data(spec: MatchSpec) -> dict[str, Any]:
+    """Play one game and return plain data with its record (what a worker sends back)."""
+    result = play_match(spec)
+    data = result.to_json()
+    data["record"] = result.record
+    return data

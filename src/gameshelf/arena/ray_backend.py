@@ -9,15 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .match import MatchSpec
+from .match import MatchSpec, play_to_data
+from .results import ArenaError
 
 
 def _ray() -> Any:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - ray is in the dev extra
-        from .tournament import ArenaError
-
         raise ArenaError("--backend ray needs Ray: pip install 'gameshelf[arena]'") from exc
     return ray
 
@@ -30,15 +29,9 @@ def run_on_ray(specs: list[MatchSpec], address: str | None, jobs: int) -> Iterat
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
-    task = ray.remote(_play_remote)
+    task = ray.remote(play_to_data)
     pending = [task.remote(spec) for spec in specs]
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
             yield ray.get(ref)
-
-
-def _play_remote(spec: MatchSpec) -> dict[str, Any]:
-    from .tournament import _play
-
-    return _play(spec)

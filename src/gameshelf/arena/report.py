@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .tournament import TournamentResult
+    from .results import TournamentResult
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:

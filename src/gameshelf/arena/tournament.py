@@ -6,7 +6,6 @@ import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -15,71 +14,24 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed
 
-from .match import MatchSpec, play_match
+from .match import MatchSpec, play_to_data
 from .ratings import Ratings, Tally, outcome, placements
+from .ray_backend import run_on_ray
+from .report import chart
+from .report import table as results_table
+from .results import BACKENDS, ArenaError, TournamentConfig, TournamentResult
 
-BACKENDS = ("local", "ray")
-
-
-class ArenaError(GameshelfError):
-    """A tournament that cannot be set up (bad agents, games, backend)."""
-
-    code = "arena/bad-request"
-
-
-@dataclass
-class TournamentConfig:
-    """What to play and where."""
-
-    game: str
-    agents: list[str]
-    games: int
-    seed: int = 0
-    jobs: int = 1
-    backend: str = "local"
-    address: str | None = None
-    out: Path | None = None
-
-
-@dataclass
-class TournamentResult:
-    """Every game's result plus the per-agent tallies and ratings."""
-
-    config: TournamentConfig
-    game_string: str
-    players: int
-    results: list[dict[str, Any]] = field(default_factory=list)
-    tallies: dict[str, Tally] = field(default_factory=dict)
-    rated_games: int = 0
-
-    def summary(self) -> dict[str, Any]:
-        """The JSON summary written to ``summary.json``."""
-        return {
-            "game": self.game_string,
-            "players": self.players,
-            "agents": self.config.agents,
-            "games_per_table": self.config.games,
-            "seed": self.config.seed,
-            "backend": self.config.backend,
-            "total_games": len(self.results),
-            "rated_games": self.rated_games,
-            "table": [t.to_json() for t in self.ranked()],
-            "games": [
-                {k: v for k, v in r.items() if k not in ("record", "moves")} for r in self.results
-            ],
-        }
-
-    def ranked(self) -> list[Tally]:
-        """Tallies, best first (by rating when there is one, else by win rate / mean score)."""
-
-        def key(t: Tally) -> tuple[float, float]:
-            if t.mu is not None:
-                return (t.mu - 3 * (t.sigma or 0.0), t.mu)
-            if t.scored:
-                return (t.score_sum / t.scored, 0.0)
-            return (t.wins / t.games if t.games else 0.0, 0.0)
-
-        return sorted(self.tallies.values(), key=key, reverse=True)
+__all__ = [
+    "BACKENDS",
+    "ArenaError",
+    "TournamentConfig",
+    "TournamentResult",
+    "parse_agents",
+    "run_tournament",
+    "save",
+    "schedule",
+    "text_progress",
+]
 
 
 def parse_agents(text: str) -> list[str]:
@@ -150,28 +102,18 @@ def run_tournament(
 
 def _execute(config: TournamentConfig, specs: list[MatchSpec]) -> Iterator[dict[str, Any]]:
     if config.backend == "ray":
-        from .ray_backend import run_on_ray
-
         yield from run_on_ray(specs, config.address, config.jobs)
         return
     if config.jobs <= 1:
         for spec in specs:
-            yield _play(spec)
+            yield play_to_data(spec)
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-        futures = [pool.submit(_play, spec) for spec in specs]
+        futures = [pool.submit(play_to_data, spec) for spec in specs]
         for future in as_completed(futures):
             yield future.result()
-
-
-def _play(spec: MatchSpec) -> dict[str, Any]:
-    """Play one game and return plain data (what a worker process sends back)."""
-    result = play_match(spec)
-    data = result.to_json()
-    data["record"] = result.record
-    return data
 
 
 def _tally(result: TournamentResult) -> None:
@@ -211,15 +153,13 @@ def _tally(result: TournamentResult) -> None:
 
 def save(result: TournamentResult, out: Path) -> None:
     """Write records/, summary.json, results.md and ratings.png under ``out``."""
-    from .report import chart, table
-
     records = out / "records"
     records.mkdir(parents=True, exist_ok=True)
     for item in result.results:
         path = records / f"game-{int(item['index']):04d}.json"
         path.write_text(json.dumps(item["record"], indent=2) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n", "utf-8")
-    (out / "results.md").write_text(table(result) + "\n", encoding="utf-8")
+    (out / "results.md").write_text(results_table(result) + "\n", encoding="utf-8")
     chart(result, out / "ratings.png")
 
 
