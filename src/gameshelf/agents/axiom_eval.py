@@ -1,0 +1,211 @@
+"""Axiom knowledge for the search: what a move does, a repetition-aware position key, and a
+static evaluation of a position for the side to move.
+
+Everything here reads only the public face of an Axiom state (``cubes``, ``sceptres``,
+``to_move``, ``legal_actions()``, ``moves_of(player)`` and ``action_info(action)``); the rules
+themselves stay in :mod:`gameshelf.games.axiom`.
+
+Scores are integers in "centi-cubes" from the point of view of the player to move: losing one
+cube of material is about -100. Wins are scored far outside that range by the search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+Cell = tuple[int, int, int]
+
+SCEPTRE_ACTIONS = 864
+"""Action ids below this are sceptre moves (the id layout documented in the Axiom rules)."""
+_STEPS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+"""Unit steps of the directions x+ x- y+ y- z+ z-, in the rules' order."""
+
+
+class MoveFacts(NamedTuple):
+    """What one legal move does, as the search needs it."""
+
+    sceptre: bool
+    source: Cell
+    target: Cell
+    captures: bool
+    self_capture: bool
+    eliminates: bool
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weights of the evaluation terms (centi-cubes per unit)."""
+
+    cube: int = 100
+    sceptre_mobility: int = 5
+    cube_mobility: int = 1
+    pressure: int = 12
+    elimination: int = 25
+    pin: int = 12
+    trapped: int = 40
+    threatened: int = 60
+    double_threat: int = 400
+    tempo: int = 10
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def move_facts(state: Any, action: int) -> MoveFacts:
+    """What ``action`` (legal for its mover in ``state``) does.
+
+    Uses ``state.action_info`` where the engine has it and reads the documented id layout
+    otherwise; whether the move eliminates a cube is worked out from the board either way.
+    """
+    info = getattr(state, "action_info", None)
+    cubes = state.cubes
+    sceptres = state.sceptres
+    if info is not None:
+        facts = info(action)
+        sceptre = facts.kind == "sceptre"
+        source, target = facts.source, facts.target
+        if not sceptre:
+            return MoveFacts(False, source, target, False, False, False)
+        captures, self_capture = bool(facts.captures), bool(facts.self_capture)
+        mover = next(s for s, c, _ in sceptres if c == source)
+    else:
+        if action >= SCEPTRE_ACTIONS:
+            cells = sorted(cubes)
+            rest = (action - SCEPTRE_ACTIONS) // 18
+            (x, y, z), (dx, dy, dz) = cells[rest // 6 % 12], _STEPS[rest % 6]
+            target = (x + dx, y + dy, z + dz)
+            return MoveFacts(False, cells[rest // 72], target, False, False, False)
+        cells = sorted(cubes)
+        source, target = cells[action // 72], cells[action // 6 % 12]
+        mover = next(s for s, c, _ in sceptres if c == source)
+        captures = any(s != mover and c == target for s, c, _ in sceptres)
+        self_capture = target != source and any(s == mover and c == target for s, c, _ in sceptres)
+    eliminates = (
+        target != source
+        and cubes[source] >> 6 != mover
+        and cubes[target] >> 6 == mover
+        and (source[0], source[1], source[2] + 1) not in cubes
+        and sum(1 for _, c, _ in sceptres if c == source) == 1
+    )
+    return MoveFacts(True, source, target, captures, self_capture, eliminates)
+
+
+def sceptre_facts(state: Any, actions: list[int]) -> list[tuple[int, MoveFacts]]:
+    """The sceptre moves among ``actions`` with what each does."""
+    return [(a, move_facts(state, a)) for a in actions if a < SCEPTRE_ACTIONS]
+
+
+def moves_of(state: Any, player: int) -> list[int]:
+    """The moves ``player`` would have in ``state`` if it were their turn."""
+    if player == state.to_move:
+        return list(state.legal_actions())
+    return list(state.moves_of(player))
+
+
+def position_key(state: Any) -> tuple[Any, ...]:
+    """The position up to translation in x and y (the repetition rule's notion), with the side
+    to move: two states with equal keys are the same position for the rules."""
+    cubes = state.cubes
+    if cubes:
+        cells = sorted(cubes)
+        mx = cells[0][0]
+        my = min(c[1] for c in cells)
+    else:
+        cells, mx, my = [], 0, 0
+    return (
+        state.to_move,
+        tuple((x - mx, y - my, z, cubes[x, y, z]) for x, y, z in cells),
+        tuple(sorted((s, x - mx, y - my, z, d) for s, (x, y, z), d in state.sceptres)),
+    )
+
+
+def _near(a: Cell, b: Cell) -> bool:
+    """Whether two cells are the same or share a face."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) <= 1
+
+
+class Side(NamedTuple):
+    """One player's sceptre activity in a position."""
+
+    sceptre_moves: int
+    cube_moves: int
+    captures: frozenset[Cell]
+    pressure: int
+    eliminations: int
+    trapped: int
+
+
+def side_facts(state: Any, player: int, actions: list[int]) -> Side:
+    """Summarise ``player``'s moves ``actions``: how many, which cubes holding enemy sceptres
+    they capture on, how many land next to such a cube (pressure), how many enemy cubes they
+    could eliminate, and how many of the player's sceptres have no safe move at all."""
+    enemy = [c for s, c, _ in state.sceptres if s != player]
+    own = [c for s, c, _ in state.sceptres if s == player]
+    captures: set[Cell] = set()
+    pressure = 0
+    eliminated: set[Cell] = set()
+    movers: set[Cell] = set()
+    count = 0
+    for action in actions:
+        if action >= SCEPTRE_ACTIONS:
+            continue
+        count += 1
+        facts = move_facts(state, action)
+        if facts.self_capture:
+            continue
+        movers.add(facts.source)
+        if facts.captures:
+            captures.add(facts.target)
+            continue
+        if facts.eliminates:
+            eliminated.add(facts.source)
+        target = facts.target
+        if any(_near(target, e) for e in enemy):
+            pressure += 1
+    trapped = sum(1 for c in own if c not in movers)
+    return Side(
+        count, len(actions) - count, frozenset(captures), pressure, len(eliminated), trapped
+    )
+
+
+def evaluate(
+    state: Any,
+    mine: list[int],
+    theirs: list[int],
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> int:
+    """Static score of ``state`` for the player to move, whose moves are ``mine`` (the
+    opponent's, as if it were their turn, are ``theirs``).
+
+    Material (cubes), sceptre and cube mobility, pressure (sceptre moves landing next to a cube
+    holding an enemy sceptre), eliminations on offer, sceptres standing on enemy cubes (which
+    pins those cubes), sceptres with no safe move (self-capture traps) and capture threats
+    against the mover: one threat costs a tempo, threats on two cubes usually lose.
+    """
+    me = state.to_move
+    w = weights
+    material = 0
+    for value in state.cubes.values():
+        material += 1 if value >> 6 == me else -1
+    cubes = state.cubes
+    pins = 0
+    for s, c, _ in state.sceptres:
+        if cubes[c] >> 6 != s:
+            pins += 1 if s == me else -1
+    a = side_facts(state, me, mine)
+    b = side_facts(state, 1 - me, theirs)
+    threats = len(b.captures)
+    score = (
+        w.cube * material
+        + w.sceptre_mobility * (a.sceptre_moves - b.sceptre_moves)
+        + w.cube_mobility * (a.cube_moves - b.cube_moves) // 4
+        + w.pressure * (a.pressure - b.pressure)
+        + w.elimination * (a.eliminations - b.eliminations)
+        + w.pin * pins
+        - w.trapped * (a.trapped - b.trapped)
+        + w.tempo
+    )
+    if threats:
+        score -= w.threatened if threats == 1 else w.double_threat
+    return score
