@@ -66,3 +66,10 @@ def test_refuses_hidden_cards_and_bad_budgets() -> None:
         OpenSpielMCTSAgent(load("cage"), seed=1, simulations=0)
     with pytest.raises(ValueError, match="time_limit must be a positive"):
         OpenSpielMCTSAgent(load("cage"), seed=1, time_limit=-1.0)
+
+
+def test_fixed_levels_replay_move_for_move() -> None:
+    spec = MatchSpec("cage(max_plies=8)", ("hard-fixed", "medium-fixed"), seed=11)
+    first, second = play_match(spec), play_match(spec)
+    assert first.record["moves"] == second.record["moves"]
+    assert first.plies >= 5

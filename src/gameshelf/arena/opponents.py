@@ -9,15 +9,20 @@ only stops it between two simulations, after which its root picks the most visit
 
 OpenSpiel is an optional dependency (``pip install 'gameshelf[rl]'``); it is imported when the
 agent is built, so importing the arena never needs it.
+
+``easy-fixed`` … ``expert-fixed`` are the levels in their fixed-budget mode (no clock): arena
+runs that must replay move for move from their seed name these.
 """
 
 from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from gameshelf.agents.base import Agent, register_agent
+from gameshelf.agents.levels import LEVELS, build_level, level_spec
 from gameshelf.core.game import Game, State
 
 UCT_C = 2.0
@@ -47,8 +52,6 @@ def _load_openspiel() -> tuple[Any, Any, Any]:
 
 def default_seconds(game: Game) -> float:
     """The time per move of the game's ``hard`` level: an equal-time opponent for it."""
-    from gameshelf.agents.levels import level_spec
-
     return level_spec(game, "hard").seconds
 
 
@@ -148,6 +151,16 @@ def _openspiel_mcts(game: Game, seed: int | None) -> Agent:
     return OpenSpielMCTSAgent(game, seed)
 
 
+def _fixed_level(level: str) -> Callable[[Game, int | None], Agent]:
+    def make(game: Game, seed: int | None) -> Agent:
+        return build_level(game, level, seed, fixed=True)
+
+    return make
+
+
 register_agent("openspiel-mcts", _openspiel_mcts)
+for _level in LEVELS:
+    # Arena runs that must replay exactly (tests, records) name a level's fixed-budget mode.
+    register_agent(f"{_level}-fixed", _fixed_level(_level))
 
 __all__ = ["ROLLOUTS", "UCT_C", "OpenSpielMCTSAgent", "default_seconds"]
