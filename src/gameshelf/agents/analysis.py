@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -30,7 +30,7 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
 
 from .base import AGENTS, make_agent
-from .determinize import HIDDEN_EDGE
+from .determinize import HIDDEN_EDGE, Determinizer
 from .ismcts import ISMCTSAgent, ISNode
 from .mcts import MCTSAgent, Node
 from .solver import Solver
@@ -149,8 +149,16 @@ class GenericAnalyser:
     solver_share = 0.3
     """Share of the time given to the exact solver where it applies."""
 
-    def __init__(self, game: Game, seed: int | None = 0, iterations: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = 0,
+        iterations: int | None = None,
+        determinizer: Determinizer | None = None,
+    ) -> None:
         self.game = game
+        # Only tests pass a determinizer (a peeking one proves the view check has teeth).
+        self.determinizer = determinizer
         self.seed = seed
         self.iterations = iterations
         spec = game.spec
@@ -197,7 +205,8 @@ class GenericAnalyser:
                 action, state.action_to_string(action), value, solved, self._pv(state, child)
             )
         if self.solvable:
-            self._solve(state, moves, clock + seconds)
+            now = time.perf_counter()
+            self._solve(state, moves, min(clock + seconds, now + seconds * self.solver_share))
         return list(moves.values())
 
     def _proof(self, proven: list[float] | None, me: int) -> str | None:
@@ -242,6 +251,8 @@ class GenericAnalyser:
             child.apply_action(action)
             children.append((action, child))
         depth = 0
+        if any(m.solved == "win" for m in moves.values()):
+            return  # the position is won: nothing can be better than the proven win
         try:
             while children and time.perf_counter() < deadline:
                 depth += 1
@@ -250,6 +261,8 @@ class GenericAnalyser:
                     verdict = solver.classify(child, depth - 1)
                     if verdict == "win" or (two and verdict in ("loss", "draw")):
                         moves[action] = self._solved_move(state, action, verdict, moves)
+                        if verdict == "win":
+                            return
                     else:
                         open_children.append((action, child))
                 children = open_children
@@ -269,7 +282,7 @@ class GenericAnalyser:
 
     # --- hidden information ---------------------------------------------------------------
     def _ismcts(self, state: State, me: int, seconds: float) -> list[MoveAnalysis]:
-        agent = ISMCTSAgent(self.game, self.seed, iterations=1)
+        agent = ISMCTSAgent(self.game, self.seed, iterations=1, determinizer=self.determinizer)
         root = ISNode(-1, agent.players)
         deadline = time.perf_counter() + seconds
         first = agent.determinize(state, me, agent.rng)
@@ -342,6 +355,126 @@ def analyser_for(game: Game, seed: int | None = 0) -> Analyser:
     return GenericAnalyser(game, seed)
 
 
+@dataclass(frozen=True)
+class PlyAnalysis:
+    """The analysis of one decision of a game: who moved, the best moves, the move played, its
+    value and judgement (``played_value`` is ``None`` when the search could not value it)."""
+
+    ply: int
+    mover: int
+    best: tuple[MoveAnalysis, ...]
+    played: str
+    played_value: float | None
+    loss: float | None
+    label: str | None
+
+
+def analyse_game(
+    states: Sequence[State],
+    analyser: Analyser,
+    seconds: float,
+    top: int = 3,
+    seat: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[PlyAnalysis]:
+    """Analyse every decision of a replayed game (``states[i]`` before move ``i``, the last
+    state after the last move), or only those of ``seat``. Chance plies are skipped.
+
+    The played move's value is read from the analysis when the search valued it; otherwise
+    from the final result, or (two-player perfect-information games) from the next decision's
+    best value, turned round when the other player decides it. ``progress(done, total)`` is
+    called after each ply.
+    """
+    plies = [
+        i
+        for i in range(len(states) - 1)
+        if not states[i].is_terminal()
+        and states[i].current_player() >= 0
+        and (seat is None or states[i].current_player() == seat)
+    ]
+    found: dict[int, list[MoveAnalysis]] = {}
+    for done, i in enumerate(plies, 1):
+        state = states[i]
+        wide = max(top, len(state.legal_actions()))
+        budget = seconds if len(state.legal_actions()) > 1 else min(seconds, 0.05)
+        found[i] = analyser.analyse(state, budget, wide)
+        if progress is not None:
+            progress(done, len(plies))
+    out = []
+    for i in plies:
+        moves = found[i]
+        state, after = states[i], states[i + 1]
+        mover = state.current_player()
+        action = after.history()[len(state.history())]
+        played_text = state.action_to_string(action)
+        played = next((m for m in moves if m.action == action), None)
+        if played is None:
+            if i + 1 not in found and _may_look_ahead(states[i + 1]):
+                # not analysed (another seat's ply): perfect information, so no view is crossed
+                found[i + 1] = analyser.analyse(states[i + 1], seconds, 1)
+            played = _played_from_next(states, i, mover, action, played_text, found)
+        loss, label = None, None
+        if played is not None and moves:
+            verdict = judge(moves[0], played)
+            loss, label = verdict.loss, verdict.label
+        out.append(
+            PlyAnalysis(
+                ply=i,
+                mover=mover,
+                best=tuple(moves[: max(top, 1)]),
+                played=played_text,
+                played_value=None if played is None else played.value,
+                loss=loss,
+                label=label,
+            )
+        )
+    return out
+
+
+def _may_look_ahead(after: State) -> bool:
+    """Whether the position after a move may be analysed to value the move: a two-player
+    perfect-information game, a decision still to make."""
+    spec = after.game.spec
+    return (
+        spec.num_players == 2
+        and not spec.hidden_information
+        and not after.is_terminal()
+        and after.current_player() >= 0
+    )
+
+
+def _played_from_next(
+    states: Sequence[State],
+    i: int,
+    mover: int,
+    action: int,
+    text: str,
+    found: dict[int, list[MoveAnalysis]],
+) -> MoveAnalysis | None:
+    """Value a played move the search did not reach, from what followed it (two players)."""
+    after = states[i + 1]
+    game = after.game
+    if after.is_terminal():
+        low, span = game.spec.min_utility, (game.spec.max_utility - game.spec.min_utility) or 1.0
+        value = (after.returns()[mover] - low) / span
+        solved = (
+            {1.0: "win", 0.0: "loss", 0.5: "draw"}.get(value)
+            if game.spec.num_players == 2
+            else None
+        )
+        return MoveAnalysis(action, text, value, solved, (text,))
+    following = found.get(i + 1)
+    # Hidden cards: the next decision was analysed from another seat's view; not used here.
+    hidden = game.spec.hidden_information
+    if hidden or game.spec.num_players != 2 or not following or after.current_player() < 0:
+        return None
+    best = following[0]
+    if after.current_player() == mover:
+        return MoveAnalysis(action, text, best.value, best.solved, (text, *best.pv))
+    flipped = {"win": "loss", "loss": "win", "draw": "draw"}.get(best.solved or "")
+    return MoveAnalysis(action, text, 1.0 - best.value, flipped, (text, *best.pv))
+
+
 __all__ = [
     "BLUNDER",
     "INACCURACY",
@@ -351,6 +484,8 @@ __all__ = [
     "GenericAnalyser",
     "Judgement",
     "MoveAnalysis",
+    "PlyAnalysis",
+    "analyse_game",
     "analyser_for",
     "check_analysable",
     "judge",

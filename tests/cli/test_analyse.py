@@ -1,0 +1,117 @@
+"""``gameshelf analyse`` on a position and on a record, as text and as JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gameshelf.cli.main import main
+from gameshelf.core.record import record_from_state
+from gameshelf.core.registry import load
+
+WIN_IN_ONE = "WY/-/O/O/-/-/G/Y W3Y2R4O2B4G3 1 Y7 9 *"
+"""Player 2 to move wins at once with O4 (the only winning move)."""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_a_position_shows_the_winning_move(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyse", "cage", "--position", WIN_IN_ONE, "--seconds", "0.5")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "cage: player 2 to move"
+    assert lines[1].split()[:3] == ["1.", "O4", "win"]
+    assert "pv: O4" in lines[1]
+
+
+def test_a_position_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "analyse", "cage", "--seconds", "0.3", "--top", "2", "--json", "--seed", "4"
+    )
+    assert status == 0
+    data = json.loads(out)
+    assert data["game"] == "cage" and data["to_move"] == 0
+    assert len(data["moves"]) == 2
+    legal = {m.text for m in load("cage").new_initial_state().legal_moves()}
+    for move in data["moves"]:
+        assert (
+            move["move"] in legal and 0.0 <= move["value"] <= 1.0 and move["pv"][0] == move["move"]
+        )
+
+
+def blunder_record(tmp_path: Path) -> Path:
+    """Player 2 misses the win (B0 instead of O4); player 1 answers."""
+    state = load("cage").state_from_position(WIN_IN_ONE)
+    start = state.position()
+    state.play("B0")
+    state.play(state.legal_actions()[0])
+    path = tmp_path / "game.json"
+    record_from_state(state, initial_position=start).save(path)
+    return path
+
+
+def test_a_record_marks_the_blunder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = blunder_record(tmp_path)
+    status, out, err = run(capsys, "analyse", "cage", "--record", str(path), "--seconds", "0.5")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "cage: 2 decisions analysed, 0.5 s each"
+    first = next(line for line in lines if line.startswith("1. player 2 played B0"))
+    assert "<- blunder" in first
+    assert any(line.split()[:3] == ["1.", "O4", "win"] for line in lines)
+    assert re.fullmatch(r"summary: \d+ blunders?, \d+ mistakes?, \d+ inaccurac(y|ies)", lines[-1])
+    assert "analysing [" in err and "2/2 plies" in err  # the progress bar
+
+
+def test_a_record_as_json_for_one_seat(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = blunder_record(tmp_path)
+    argv = ["analyse", "cage", "--record", str(path), "--seconds", "0.3", "--json", "--seat", "1"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    plies = json.loads(out)["plies"]
+    assert [(p["ply"], p["mover"], p["played"], p["label"]) for p in plies] == [
+        (0, 1, "B0", "blunder")
+    ]
+    assert plies[0]["best"][0]["move"] == "O4" and plies[0]["best"][0]["solved"] == "win"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seconds", "0"], "--seconds must be above 0"),
+        (["--seconds", "nan"], "--seconds must be above 0"),
+        (["--top", "0"], "--top must be between 1"),
+        (["--seat", "5", "--record", "x.json"], "--seat must be a seat of cage"),
+        (["--seat", "1"], "--seat goes with --record"),
+        (["--position", "not a position"], "position"),
+        (["--record", "/nonexistent/game.json"], "cannot read record"),
+    ],
+)
+def test_bad_input_is_refused_clearly(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, "analyse", "cage", *argv)
+    assert status == 2 and out == ""
+    assert message in err
+
+
+def test_a_finished_position_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    state = load("cage").state_from_position(WIN_IN_ONE)
+    state.play("O4")
+    status, _, err = run(capsys, "analyse", "cage", "--position", state.position())
+    assert status == 2 and "the game is over" in err
+
+
+def test_a_record_of_another_game_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = blunder_record(tmp_path)
+    status, _, err = run(capsys, "analyse", "cage(players=3)", "--record", str(path))
+    assert status == 2 and "the record is a game of cage" in err
