@@ -24,6 +24,7 @@ from gameshelf import __version__
 from gameshelf.core.errors import GameshelfError
 
 from .bots import make_executor
+from .clocks import ClockSteward
 from .cluster import Cluster, SingleProcessGuard
 from .contract import ErrorResponse, frame_schemas
 from .db import Store
@@ -73,6 +74,8 @@ def create_app(
             hub.cluster = Cluster(database_url)
             await hub.cluster.start(hub)
         resumed = await hub.resume()
+        steward = ClockSteward(hub)
+        steward.start()  # flags clocks that ran out, also those that ran out while we were down
         if hub.broken:
             log.warning("%d matches could not be loaded and were set aside", len(hub.broken))
         log.info("gameshelf server ready on %s; %d running matches resumed", database_url, resumed)
@@ -81,6 +84,7 @@ def create_app(
             yield
         finally:
             evictor.cancel()
+            await steward.stop()
             for runtime in hub.runtimes.values():
                 if runtime.bot_task is not None:
                     runtime.bot_task.cancel()

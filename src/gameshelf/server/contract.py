@@ -30,6 +30,17 @@ class SeatRequest(BaseModel):
     agent: str | None = Field(default=None, max_length=32)
 
 
+class TimeControlRequest(BaseModel):
+    """A match's clock: real-time (``minutes`` each plus ``increment_seconds`` a move) or
+    correspondence (``days`` per move). Only human seats have clocks."""
+
+    model_config = STRICT
+    mode: Literal["realtime", "correspondence"]
+    minutes: float = Field(default=5.0, gt=0, le=180)
+    increment_seconds: float = Field(default=0.0, ge=0, le=60)
+    days: float = Field(default=3.0, gt=0, le=30)
+
+
 class CreateMatchRequest(BaseModel):
     """A new match: a game string, its seats and an optional seed.
 
@@ -41,6 +52,7 @@ class CreateMatchRequest(BaseModel):
     game: str = Field(max_length=512, examples=["cage(players=2)"])
     seats: list[SeatRequest] | None = Field(default=None, max_length=8)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    clock: TimeControlRequest | None = Field(default=None, description="none: no clock")
 
 
 class JoinRequest(BaseModel):
@@ -57,6 +69,21 @@ class ReplayRequest(BaseModel):
     model_config = STRICT
     tokens: list[str] = Field(default_factory=list, max_length=8)
     all_seats: bool = False
+
+
+class HeldSeat(BaseModel):
+    """A seat this browser holds: the match and the seat's secret token."""
+
+    model_config = STRICT
+    match: str = Field(max_length=32)
+    token: str = Field(max_length=64)
+
+
+class WaitingRequest(BaseModel):
+    """The seats a browser holds, to learn in which games it is to move."""
+
+    model_config = STRICT
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=200)
 
 
 # --- HTTP responses --------------------------------------------------------------------------
@@ -122,6 +149,21 @@ class SeatSummary(BaseModel):
     taken: bool
 
 
+class ClockInfo(BaseModel):
+    """A match's clock as the server has it at ``server_time``: each seat's time left (null
+    for bots, whose turns cost no time) and whose runs; a client counts down from there."""
+
+    mode: Literal["realtime", "correspondence"]
+    initial_ms: int
+    increment_ms: int
+    per_move_ms: int = Field(description="correspondence: the time for each move")
+    remaining_ms: list[int | None]
+    running: int | None = Field(description="the seat whose time is running, if any")
+    server_time: str
+    deadline: str | None = Field(description="when the running seat's time runs out")
+    flagged: int | None = Field(description="the seat that ran out of time")
+
+
 class MatchSummary(BaseModel):
     """Public facts of a match."""
 
@@ -140,6 +182,7 @@ class MatchSummary(BaseModel):
     seed_commitment: str | None = Field(description="SHA-256 of '<seed_salt>:<seed>'")
     seed: int | None = Field(description="revealed once the game is over")
     seed_salt: str | None = Field(description="revealed once the game is over")
+    clock: ClockInfo | None = None
 
 
 class MatchListItem(BaseModel):
@@ -154,6 +197,17 @@ class MatchListItem(BaseModel):
     idle_seconds: float
     result: list[float] | None
     result_text: str | None
+
+
+class WaitingGame(BaseModel):
+    """A running game whose move is the asker's: what the lobby's waiting list shows."""
+
+    match: str
+    game: str
+    seat: int
+    plies: int
+    clock: Literal["realtime", "correspondence"] | None
+    deadline: str | None = Field(description="when the seat's time for this move runs out")
 
 
 class JoinResponse(BaseModel):
@@ -257,8 +311,39 @@ class PingFrame(_ClientFrame):
     type: Literal["ping"]
 
 
+class ChatFrame(_ClientFrame):
+    """Say ``text`` in the match's chat, as ``seat`` (default: the lowest seat held)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=2000)
+    seat: int | None = None
+
+
+class MuteFrame(_ClientFrame):
+    """Stop hearing these seats' chat on this connection (the list replaces the last one)."""
+
+    type: Literal["mute"]
+    seats: list[int] = Field(max_length=8)
+
+
+class RematchOfferFrame(_ClientFrame):
+    """``seat`` asks for a rematch of the finished match (``accept`` false withdraws it)."""
+
+    type: Literal["rematch"]
+    seat: int
+    accept: bool = True
+
+
 ClientFrame = Annotated[
-    HelloFrame | MoveFrame | UndoFrame | SyncFrame | PingFrame, Field(discriminator="type")
+    HelloFrame
+    | MoveFrame
+    | UndoFrame
+    | SyncFrame
+    | PingFrame
+    | ChatFrame
+    | MuteFrame
+    | RematchOfferFrame,
+    Field(discriminator="type"),
 ]
 
 
@@ -303,6 +388,7 @@ class StateFrame(BaseModel):
     last_move: LastMove | None = None
     moves: list[str] | None = Field(default=None, description="absent with hidden information")
     ack: RequestId | None = None
+    clock: ClockInfo | None = None
 
 
 class PongFrame(BaseModel):
@@ -321,8 +407,55 @@ class ErrorFrame(BaseModel):
     id: RequestId | None = None
 
 
+class ChatMessage(BaseModel):
+    """One chat message: only what a player typed, with their seat and name."""
+
+    seat: int
+    name: str | None
+    text: str
+    at: str
+
+
+class ChatMessagesFrame(BaseModel):
+    """Chat: the history on arrival, then each new message (never any game data)."""
+
+    type: Literal["chat"]
+    match: str
+    messages: list[ChatMessage]
+    ack: RequestId | None = None
+
+
+class MutedFrame(BaseModel):
+    """The seats this connection no longer hears."""
+
+    type: Literal["muted"]
+    seats: list[int]
+    ack: RequestId | None = None
+
+
+class RematchFrame(BaseModel):
+    """Rematch offers of a finished match, and the new match once every human agreed.
+
+    In the new match the holder of seat ``i`` sits at ``seat_map[i]``, with the same token.
+    """
+
+    type: Literal["rematch"]
+    match: str
+    offers: list[int]
+    next: str | None
+    seat_map: list[int]
+    ack: RequestId | None = None
+
+
 ServerFrame = Annotated[
-    WelcomeFrame | StateFrame | PongFrame | ErrorFrame, Field(discriminator="type")
+    WelcomeFrame
+    | StateFrame
+    | PongFrame
+    | ErrorFrame
+    | ChatMessagesFrame
+    | MutedFrame
+    | RematchFrame,
+    Field(discriminator="type"),
 ]
 
 CLIENT_FRAMES: TypeAdapter[Any] = TypeAdapter(ClientFrame)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -166,6 +166,8 @@ class PendingMove:
     status: str
     result: list[float] | None
     result_text: str | None = None
+    on_store: Callable[[Session], None] | None = None
+    """More to write in the move's own transaction once it is stored (its clock)."""
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,8 @@ class Store:
                         created=now,
                     )
                 )
+                if move.on_store is not None:
+                    move.on_store(session)
                 stored.append(True)
             self._notify(
                 session,

@@ -28,6 +28,9 @@ HTTP_STATUS = {
     "server/busy": 503,
     "server/unavailable": 503,
     "server/error": 500,
+    "clock/flagged": 409,
+    "chat/invalid": 400,
+    "chat/not-allowed": 403,
 }
 
 

@@ -28,9 +28,12 @@ from gameshelf.core.game import CHANCE, Game, State
 from gameshelf.core.record import GameRecord, RecordedMove
 from gameshelf.core.rng import derive_seed, make_rng
 
+from . import clocks
 from .bots import choose_bot_action
+from .chat import ChatRooms
 from .db import MatchExtras, PendingMove, SeatInfo, Store, hash_token, token_matches
 from .errors import ServerError
+from .rematch import Rematches
 from .settings import ServerSettings
 
 if TYPE_CHECKING:
@@ -97,6 +100,7 @@ class Runtime:
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
+    clock: Any = None  # a clocks.Clock for a clocked match
 
     def __post_init__(self) -> None:
         self.display = self.display or self.game.game_string
@@ -182,10 +186,17 @@ class Hub:
         self.background_slots = asyncio.Semaphore(max(1, bot_workers - 1))
         self.broken: set[str] = set()
         self.cluster: Cluster | None = None  # set on PostgreSQL: several processes share it
+        self.steward: Any = None  # the clocks.ClockSteward, once started
+        self.chat = ChatRooms(self)
+        self.rematches = Rematches(self)
 
     # --- matches --------------------------------------------------------------------------
     async def create_match(
-        self, game_string: str, seats: list[dict[str, Any]] | None, seed: int | None
+        self,
+        game_string: str,
+        seats: list[dict[str, Any]] | None,
+        seed: int | None,
+        time_control: clocks.TimeControl | None = None,
     ) -> Runtime:
         """Create a match from a network game string and seats (human or a bot by name)."""
         settings = self.settings
@@ -219,6 +230,8 @@ class Hub:
         await asyncio.to_thread(
             self.store.create_match, match_id, vetted.display, chosen, infos, extras
         )
+        if time_control is not None:
+            await asyncio.to_thread(clocks.store_new, self.store, match_id, time_control, infos)
         runtime = await self.runtime(match_id)
         self._schedule_bots(runtime)
         return runtime
@@ -269,6 +282,7 @@ class Hub:
                 runtime = self.runtimes.get(match_id)
                 if runtime is None:
                     loaded = await asyncio.to_thread(self._load, match_id)
+                    loaded.clock = await asyncio.to_thread(clocks.stored_clock, self, match_id)
                     # the first load stored wins: a match must never have two runtimes
                     runtime = self.runtimes.setdefault(match_id, loaded)
         finally:
@@ -342,6 +356,7 @@ class Hub:
             runtime.seats[seat] = SeatInfo(seat, "human", None, name, hash_token(token))
             if runtime.status == "open" and all(s.taken for s in runtime.seats):
                 runtime.status = "running"
+                await clocks.started(self, runtime)
             self._broadcast(runtime, None)
         self._schedule_bots(runtime)
         return seat, token
@@ -353,6 +368,7 @@ class Hub:
         """Check and apply a human move for ``seat``; raises a coded error and changes nothing."""
         async with runtime.lock:
             self._check_turn(runtime, client, seat, version)
+            await clocks.check_move(self, runtime, seat)
             action = runtime.state.move_to_action(move)
             await self._commit(runtime, seat, action, ack)
         self._schedule_bots(runtime)
@@ -362,7 +378,7 @@ class Hub:
             raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
         if runtime.status == "open":
             raise ServerError("match/not-started", "the match waits for players to join")
-        if runtime.state.is_terminal():
+        if runtime.state.is_terminal() or runtime.status == "finished":
             raise ServerError("move/game-over", "the game is over")
         if version != runtime.version:
             raise ServerError(
@@ -381,6 +397,7 @@ class Hub:
         after.apply_action(action)
         status = "finished" if after.is_terminal() else "running"
         result = after.returns() if after.is_terminal() else None
+        clock, on_store = clocks.move_hook(runtime, player, after, status, clocks.wall_now())
         try:
             stored = await self.writer.write(
                 PendingMove(
@@ -393,6 +410,7 @@ class Hub:
                     status,
                     result,
                     after.result_text() if result is not None else None,
+                    on_store,
                 )
             )
         except Exception as error:  # nothing changed in memory: the move can be sent again
@@ -412,6 +430,9 @@ class Hub:
         runtime.version += 1
         runtime.status = status
         runtime.touched = time.monotonic()
+        if clock is not None:
+            runtime.clock = clock
+            clocks.wake(self)
         self._broadcast(runtime, (player, notation), ack)
 
     async def undo(
@@ -470,8 +491,10 @@ class Hub:
         """Why ``seat`` may not undo now (``None``: it may)."""
         if runtime.game.spec.hidden_information:
             return "moves in games with hidden information commit or reveal cards: no undo"
-        if runtime.state.is_terminal():
+        if runtime.state.is_terminal() or runtime.status == "finished":
             return "the game is over"
+        if runtime.clock is not None:
+            return clocks.undo_refusal(runtime)
         index = self._undo_point(runtime, seat)
         if index < 0:
             return "you have no move to take back"
@@ -629,6 +652,7 @@ class Hub:
                 fresh.status,
             )
         runtime.touched = time.monotonic()
+        runtime.clock = await asyncio.to_thread(clocks.stored_clock, self, runtime.id)
         if not runtime.movers:
             return None
         return runtime.movers[-1], runtime.notations[-1]
@@ -692,6 +716,10 @@ class Hub:
             runtime.clients.discard(client)
             runtime.touched = time.monotonic()
 
+    def broadcast_state(self, runtime: Runtime) -> None:
+        """Send every client of ``runtime`` its own view of the current state."""
+        self._broadcast(runtime, None)
+
     def _broadcast(self, runtime: Runtime, last: tuple[int, str] | None, ack: Ack = None) -> None:
         """Queue each client's own view; a client too slow to keep up is dropped, not awaited."""
         for client in list(runtime.clients):
@@ -736,6 +764,7 @@ class Hub:
             )
         if not hidden:
             message["moves"] = list(runtime.notations)
+        clocks.result_fields(runtime, message)
         return message
 
     @staticmethod
@@ -776,6 +805,7 @@ class Hub:
             "seed": runtime.seed if finished else None,
             "seed_salt": runtime.extras.seed_salt if finished else None,
         }
+        clocks.result_fields(runtime, summary)
         return summary
 
     def seats_of_tokens(self, runtime: Runtime, tokens: list[str]) -> set[int]:

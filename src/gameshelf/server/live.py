@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from gameshelf.core.errors import GameshelfError
 
+from . import social
 from .contract import CLIENT_FRAMES, MoveFrame, PingFrame, SyncFrame, UndoFrame
 from .errors import ServerError, error_body
 from .hub import Client, Hub, Runtime
@@ -65,6 +66,7 @@ async def _hello(
         hello = validate_frame(message)
         runtime = await hub.runtime(match_id)
         await hub.connect(runtime, client, list(hello.tokens))
+        await social.on_connect(hub, runtime, client)
         return runtime
     except TimeoutError:
         client.offer(
@@ -293,7 +295,8 @@ def validate_frame(message: dict[str, Any]) -> Any:
 
 def _unknown_type() -> Any:
     raise ServerError(
-        "request/invalid", "unknown message type; expected hello, move, undo, sync or ping"
+        "request/invalid",
+        "unknown message type; expected hello, move, undo, sync, ping, chat, mute or rematch",
     )
 
 
@@ -309,5 +312,7 @@ async def _dispatch(
         client.offer(hub.state_message(runtime, client, None) | {"ack": request_id})
     elif isinstance(frame, PingFrame):
         client.offer({"type": "pong", "ack": request_id})
+    elif social.handles(frame):
+        await social.dispatch(hub, runtime, client, frame, request_id)
     else:
         raise ServerError("request/invalid", "hello is only the first message of a connection")

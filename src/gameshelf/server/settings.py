@@ -79,6 +79,15 @@ class ServerSettings:
         default=600.0,
         metadata={"help": "a match with no client and no bot turn leaves memory after this"},
     )
+    chat_max_chars: int = field(
+        default=300, metadata={"help": "longest chat message, in characters"}
+    )
+    chat_per_minute: float = field(
+        default=10.0, metadata={"help": "chat messages one seat may send per minute (bursts of 3)"}
+    )
+    chat_spectators: int = field(
+        default=0, metadata={"help": "1: spectators may read a match's chat (they never write)"}
+    )
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from . import live, lobby, matches, pages
+from . import live, lobby, matches, pages, social
 
 
 def include_routes(app: FastAPI) -> None:
@@ -12,4 +12,5 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(lobby.router)
     app.include_router(matches.router)
     app.include_router(live.router)
+    app.include_router(social.router)
     app.include_router(pages.router)

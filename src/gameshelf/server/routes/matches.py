@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query
 
 from gameshelf.agents import AGENTS
 
+from ..clocks import TimeControl
 from ..contract import (
     CreateMatchRequest,
     JoinRequest,
@@ -37,7 +38,8 @@ BOT_LIKE = re.compile(r"bot\b|bot[:_\-]", re.IGNORECASE)
 async def create_match(body: CreateMatchRequest, hub: HubDep) -> MatchSummary:
     """Create a match from a game string and seats (default: you against random bots)."""
     seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-    runtime = await hub.create_match(body.game, seats, body.seed)
+    control = None if body.clock is None else TimeControl.of_request(body.clock)
+    runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
     return MatchSummary(**hub.summary(runtime))
 
 
