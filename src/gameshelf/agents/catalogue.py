@@ -37,11 +37,15 @@ _RAW = {
     "mcts": (25, "Monte Carlo tree search with default settings (IS-MCTS where cards are hidden)"),
     "ismcts": (26, "information-set Monte Carlo tree search, default settings"),
     "alphabeta": (27, "alpha-beta search with default depth and node budget"),
+    "openspiel-mcts": (24, "OpenSpiel's own MCTSBot for the arena, on the hard level's clock"),
 }
 _LEVEL_STRENGTH = {"easy": 20, "medium": 30, "hard": 40, "expert": 50}
 
 
 def _describe(name: str, game: Game | None) -> tuple[int, str]:
+    level, _, fixed = name.partition("-")
+    if fixed == "fixed" and level in _LEVEL_STRENGTH:  # the arena's exact-replay levels
+        return _LEVEL_STRENGTH[level] - 1, f"level {level} on a fixed budget (replays exactly)"
     if name in _LEVEL_STRENGTH:
         line = f"level {name}"
         if game is not None:

@@ -84,14 +84,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         if args.game:
             raise GameshelfError("give a game or --resume FILE, not both")
-        table = resume_table(args.resume, args.seat or [])
+        table = resume_table(args.resume, args.seat or [], args.think)
         defaulted: list[int] = []
     elif not args.game:
         raise GameshelfError("which game? e.g. gameshelf play cage (or --resume FILE)")
     else:
         game = load(args.game)
         seats, defaulted = parse_seats(game, args.seat or [])
-        table = new_table(game, seats, args.seed)
+        table = new_table(game, seats, args.seed, think=args.think)
     color = _color(args)
     if not table.humans():
         status = play_bots_only(table, sys.stdout, args.quiet, color)
@@ -314,6 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed for bots and chance (default: random)")
     play.add_argument("--save", metavar="FILE", help="save the game record here at the end")
     play.add_argument("--quiet", action="store_true", help="bots only: print just the result")
+    play.add_argument(
+        "--think",
+        type=float,
+        metavar="SECONDS",
+        help="every bot's time per move (levels use all of it; default: the level's own)",
+    )
     play.set_defaults(func=cmd_play)
 
     serve = sub.add_parser("serve", help="start the game server (lobby, live play, bots)")

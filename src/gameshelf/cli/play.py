@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from gameshelf.agents import Agent, make_agent
 from gameshelf.agents.catalogue import check_agent
+from gameshelf.agents.levels import check_think
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
 from gameshelf.core.record import GameRecord, now_iso, record_from_state, replay
@@ -119,17 +120,32 @@ def parse_seats(
     return seats, defaulted if base is None else []
 
 
-def new_table(game: Game, seats: list[str], seed: int | None, state: State | None = None) -> Table:
-    """Set up a table (at ``state``, or the start), with a seeded agent for every bot seat."""
+def new_table(
+    game: Game,
+    seats: list[str],
+    seed: int | None,
+    state: State | None = None,
+    think: float | None = None,
+) -> Table:
+    """Set up a table (at ``state``, or the start), with a seeded agent for every bot seat.
+
+    ``think`` (``--think``) is every bot's time per move: a searching bot thinks that long, an
+    instant one (``random``, ``greedy``) is unaffected. Out-of-range times are refused.
+    """
+    if think is not None:
+        think = check_think(think)
     seed = new_seed() if seed is None else seed
     table = Table(game, seats, seed, state or game.new_initial_state(seed))
     for seat, name in enumerate(seats):
         if name != "human":
-            table.agents[seat] = make_agent(name, game, derive_seed(seed, "seat", seat))
+            agent = make_agent(name, game, derive_seed(seed, "seat", seat))
+            if think is not None and hasattr(agent, "time_limit"):
+                agent.time_limit = think
+            table.agents[seat] = agent
     return table
 
 
-def resume_table(path: str, specs: Sequence[str]) -> Table:
+def resume_table(path: str, specs: Sequence[str], think: float | None = None) -> Table:
     """A table at the end of the saved record ``path``; ``--seat`` options change seats."""
     from gameshelf.core.record import load_record
 
@@ -140,7 +156,7 @@ def resume_table(path: str, specs: Sequence[str]) -> Table:
     if len(base) != game.spec.num_players:
         base = ["human"] + [DEFAULT_BOT] * (game.spec.num_players - 1)
     seats, _ = parse_seats(game, specs, base)
-    table = new_table(game, seats, record.seed, states[-1].clone())
+    table = new_table(game, seats, record.seed, states[-1].clone(), think)
     table.started = record.started or table.started
     table.initial_position = record.initial_position
     return table
