@@ -17,8 +17,7 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
 fi
 
 out=../src/gameshelf/server/static/index.html
-cards=../src/gameshelf/games/axia/data/cards.json
-if [ -f "$out" ] && [ -z "$(find src index.html package.json vite.config.ts tsconfig.json "$cards" -newer "$out" -print -quit)" ]; then
+if [ -f "$out" ] && [ -z "$(find src index.html package.json vite.config.ts tsconfig.json -newer "$out" -print -quit)" ]; then
   echo "build-web: up to date"
   exit 0
 fi
