@@ -31,49 +31,89 @@ PAGE = Path("docs/strength.md")
 
 @dataclass(frozen=True)
 class Run:
-    """One arena run of the page."""
+    """One arena run of the page, with the issue's target for ``hard`` where it has one.
+
+    ``target``: the share of its games ``hard`` must win; ``band``: the range its mean score
+    must fall in (solo AXIA).
+    """
 
     slug: str
     game: str
     agents: tuple[str, ...]
     games: int
     title: str
+    target: float | None = None
+    band: tuple[float, float] | None = None
 
+
+SLAYER = (111.0, 150.0)
+"""The rulebook's solo Slayer band (mean score)."""
 
 RUNS: tuple[Run, ...] = (
-    Run("cage-2p-random", "cage", ("hard", "random"), 20, "Cage, 2 players: hard vs random"),
-    Run("cage-2p-greedy", "cage", ("hard", "greedy"), 20, "Cage, 2 players: hard vs greedy"),
-    Run("axiom-random", "axiom", ("hard", "random"), 20, "Axiom: hard vs random"),
-    Run("axiom-greedy", "axiom", ("hard", "greedy"), 20, "Axiom: hard vs greedy"),
-    Run("axia-2p-random", "axia", ("hard", "random"), 20, "AXIA, 2 players: hard vs random"),
-    Run("axia-2p-greedy", "axia", ("hard", "greedy"), 20, "AXIA, 2 players: hard vs greedy"),
+    Run(
+        "cage-2p-openspiel",
+        "cage",
+        ("hard", "openspiel-mcts"),
+        30,
+        "Cage, 2 players: hard vs OpenSpiel MCTSBot, equal time a move",
+        target=0.80,
+    ),
+    Run(
+        "cage-2p-greedy",
+        "cage",
+        ("hard", "greedy"),
+        40,
+        "Cage, 2 players: hard vs greedy",
+        target=0.95,
+    ),
     Run(
         "cage-3p",
         "cage(players=3)",
-        ("hard", "medium", "greedy", "random"),
-        6,
-        "Cage, 3 players: every table of three of four agents, seats rotated",
+        ("hard", "openspiel-mcts", "greedy"),
+        12,
+        "Cage, 3 players: hard, OpenSpiel MCTSBot and greedy at one table, seats rotated",
+        target=0.75,
     ),
     Run(
         "cage-4p",
         "cage(players=4)",
-        ("hard", "medium", "greedy", "random"),
-        8,
-        "Cage, 4 players: one table, seats rotated",
+        ("hard", "openspiel-mcts", "medium", "greedy"),
+        12,
+        "Cage, 4 players: hard, OpenSpiel MCTSBot, medium and greedy, seats rotated",
+        target=0.75,
+    ),
+    Run("axiom-greedy", "axiom", ("hard", "greedy"), 20, "Axiom: hard vs greedy", target=0.95),
+    Run(
+        "axia-2p-greedy",
+        "axia",
+        ("hard", "greedy"),
+        20,
+        "AXIA, 2 players: hard vs greedy",
+        target=0.95,
     ),
     Run(
         "axia-3p",
         "axia(players=3)",
-        ("hard", "greedy", "random"),
-        6,
-        "AXIA, 3 players: one table, seats rotated",
+        ("hard", "greedy", "easy"),
+        10,
+        "AXIA, 3 players: hard against two greedy players (easy is greedy), seats rotated",
+        target=0.95,
+    ),
+    Run(
+        "axia-4p",
+        "axia(players=4)",
+        ("hard", "greedy", "easy", "random"),
+        8,
+        "AXIA, 4 players: hard against two greedy players and random, seats rotated",
+        target=0.95,
     ),
     Run(
         "axia-solo",
         "axia(players=1)",
-        ("random", "greedy", "medium", "hard"),
-        6,
-        "AXIA solo: each agent plays the same 6 seeded games",
+        ("greedy", "hard"),
+        10,
+        "AXIA solo: each agent plays the same 10 seeded games",
+        band=SLAYER,
     ),
 )
 
@@ -90,7 +130,11 @@ LADDER: tuple[tuple[str, int], ...] = (
     ("cage", 4),
 )
 
-TIMING_GAMES = ("cage", "cage(players=3)", "axiom", "axia", "axia(players=1)")
+TIMING_GAMES = ("cage", "cage(players=3)", "cage(players=4)", "axiom", "axia", "axia(players=1)")
+TIMING_POSITIONS = ((1, 6), (2, 6), (3, 6), (4, 14), (5, 14))
+"""(seed, plies) of the positions each level is timed on: three openings, two middle games."""
+OVER_BUDGET = 2.0
+"""A level's worst move may take at most this many times its budget."""
 
 
 def run_arena(run: Run, jobs: int) -> dict[str, Any]:
@@ -128,11 +172,11 @@ def midgame(game_string: str, seed: int, plies: int) -> Any:
 
 
 def move_times(jobs: int) -> dict[str, Any]:
-    """Seconds per decision of each level on three mid-game positions per game."""
+    """Seconds per decision of each level (on its own clock) on five positions per game."""
     rows = []
     for game_string in TIMING_GAMES:
         game = load(game_string)
-        positions = [midgame(game_string, seed, 6) for seed in (1, 2, 3)]
+        positions = [midgame(game_string, seed, plies) for seed, plies in TIMING_POSITIONS]
         for level in LEVELS:
             times = []
             for index, state in enumerate(positions):
@@ -140,11 +184,13 @@ def move_times(jobs: int) -> dict[str, Any]:
                 clock = time.perf_counter()
                 agent.step(state)
                 times.append(time.perf_counter() - clock)
+            spec = level_spec(game, level)
             rows.append(
                 {
                     "game": game.game_string,
                     "level": level,
-                    "algorithm": level_spec(game, level).describe(),
+                    "algorithm": spec.describe(),
+                    "budget": spec.seconds,
                     "mean": sum(times) / len(times),
                     "max": max(times),
                 }
@@ -172,16 +218,29 @@ def ladder(jobs: int) -> dict[str, Any]:
     return {"rows": rows}
 
 
-def _section(slug: str, compute: Callable[[], dict[str, Any]], only: set[str] | None) -> Any:
+def _section(
+    slug: str, compute: Callable[[], dict[str, Any]], only: set[str] | None, key: str = ""
+) -> Any:
+    """Compute a section (all sections without ``--only``, else those it names) and cache it;
+    otherwise read its cache. A cache made for another configuration (``key``) is stale and
+    shows as not measured."""
     path = CACHE / f"{slug}.json"
-    if only is None or slug in only or (not path.exists() and "none" not in only):
+    if only is None or slug in only:
         data = compute()
+        data["key"] = key
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=2), encoding="utf-8")
         return data
     if path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key", "") == key:
+            return data
     return None
+
+
+def run_key(run: Run) -> str:
+    """What a cached arena section was measured with (a changed run invalidates it)."""
+    return f"{run.game}|{','.join(run.agents)}|{run.games}"
 
 
 def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
@@ -203,27 +262,35 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         "Ratings are openskill Plackett-Luce (mu ± sigma) from placements, updated game by game.",
         "",
     ]
-    out += _targets(arenas)
+    out += _targets(arenas, timing)
     for run, data in arenas:
         out.append(f"## {run.title}")
         out.append("")
         if data is None:
             out += ["(not measured in this run)", ""]
             continue
-        out.append(f"`{data['game']}`, {data['games']} games, {data['wall_seconds']:.0f} s wall.")
+        out.append(
+            f"`{data['game']}`, {data['games']} games, {data['wall_seconds']:.0f} s wall. "
+            f"Reproduce: {command(run.slug)}."
+        )
         out += ["", data["table"], ""]
         if run.slug == "axia-solo":
             out += [SOLO_BANDS, ""]
     out += ["## Seconds per move by level", ""]
     if timing is not None:
-        out += ["| game | level | algorithm and budget | mean s | max s |", "|---|---|---|---|---|"]
+        out += ["| game | level | search and budget | mean s | max s |", "|---|---|---|---|---|"]
         for row in timing["rows"]:
             out.append(
                 f"| `{row['game']}` | {row['level']} | {row['algorithm']} | "
                 f"{row['mean']:.2f} | {row['max']:.2f} |"
             )
         out.append("")
-        out.append("Three mid-game positions per game, one decision each, one process.")
+        out.append(
+            "Five positions per game (three openings after 6 random plies, two middle games "
+            "after 14), one decision each on the level's own clock, one process: "
+            + command("move-times")
+            + "."
+        )
         out.append("")
     out += ["## Solver ladder", ""]
     if ladder_data is not None:
@@ -246,30 +313,56 @@ def _arena_job(run: Run, jobs: int) -> Callable[[], dict[str, Any]]:
     return job
 
 
-TARGETS = {"random": 0.95, "greedy": 0.75}
 SOLO_BANDS = (
     "The rulebook's solo Slayer ranks: Apprentice 0-80, Novice 81-110, Slayer 111-150, "
-    "Elite 151-200, Legend 201+. `expert` is left out of the arena runs for time (see the move "
-    "times below)."
+    "Elite 151-200, Legend 201+."
 )
 
 
-def _targets(arenas: list[tuple[Run, Any]]) -> list[str]:
-    """The issue's targets for two-player games: hard wins >= 95% / >= 75% of its games."""
-    out = ["## Targets (two-player games)", ""]
-    out += ["| run | hard won | target | met |", "|---|---|---|---|"]
+def command(slug: str) -> str:
+    """The one command that remeasures a section (and rebuilds this page)."""
+    return f"`scripts/strength.sh --only {slug}`"
+
+
+def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
+    """Every target of issue 19 as a row: the measured result, whether it is met, the command."""
+    out = ["## Targets", ""]
+    out += ["| target | measured | met | reproduce |", "|---|---|---|---|"]
     for run, data in arenas:
-        opponent = run.agents[-1]
-        if data is None or len(run.agents) != 2 or opponent not in TARGETS:
+        if run.target is None and run.band is None:
+            continue
+        if data is None:
+            out.append(f"| {run.title} | not measured | – | {command(run.slug)} |")
             continue
         hard = next(row for row in data["summary"] if row["agent"] == "hard")
-        rate = hard["wins"] / hard["games"]
-        target = TARGETS[opponent]
-        met = "yes" if rate >= target else "**no**"
-        out.append(
-            f"| {run.title} | {hard['wins']}/{hard['games']} ({rate:.0%}) | "
-            f"≥ {target:.0%} | {met} |"
-        )
+        if run.target is not None:
+            rate = hard["wins"] / hard["games"]
+            goal = f"hard wins ≥ {run.target:.0%}"
+            measured = f"{hard['wins']}/{hard['games']} ({rate:.0%})"
+            met = rate >= run.target
+        else:
+            assert run.band is not None
+            low, high = run.band
+            mean = hard.get("mean_score")
+            goal = f"hard's mean score in {low:g}–{high:g}"
+            measured = "no scores" if mean is None else f"mean {mean:.1f} over {hard['games']}"
+            met = mean is not None and low <= mean <= high
+        verdict = "yes" if met else "**no**"
+        out.append(f"| {run.title}: {goal} | {measured} | {verdict} | {command(run.slug)} |")
+    if timing is not None:
+        by_game: dict[str, list[dict[str, Any]]] = {}
+        for row in timing["rows"]:
+            if row.get("budget"):
+                by_game.setdefault(row["game"], []).append(row)
+        for game, rows in by_game.items():
+            worst = max(rows, key=lambda r: r["max"] / r["budget"])
+            ratio = worst["max"] / worst["budget"]
+            verdict = "yes" if ratio <= OVER_BUDGET else "**no**"
+            out.append(
+                f"| `{game}`: every level's worst move ≤ {OVER_BUDGET:g}× its budget | "
+                f"worst {ratio:.2f}× ({worst['level']}: {worst['max']:.2f} s of "
+                f"{worst['budget']:g} s) | {verdict} | {command('move-times')} |"
+            )
     return [*out, ""]
 
 
@@ -277,13 +370,22 @@ def main(argv: list[str] | None = None) -> int:
     """Run the sections (all, or those named by ``--only``) and write the page."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--only", default=None, help="comma-separated slugs, or 'none'")
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="measure only these comma-separated sections (the others come from their caches); "
+        "'none' rebuilds the page from the caches. Sections: "
+        + ", ".join([*(run.slug for run in RUNS), "move-times", "ladder"]),
+    )
     args = parser.parse_args(argv)
     only = None if args.only is None else set(args.only.split(","))
+    known = {run.slug for run in RUNS} | {"move-times", "ladder", "none"}
+    if only is not None and only - known:
+        parser.error(f"--only: unknown section {sorted(only - known)[0]!r}; known: {sorted(known)}")
     arenas = []
     for run in RUNS:
         print(f"== {run.slug}", flush=True)
-        arenas.append((run, _section(run.slug, _arena_job(run, args.jobs), only)))
+        arenas.append((run, _section(run.slug, _arena_job(run, args.jobs), only, run_key(run))))
     timing = _section("move-times", lambda: move_times(args.jobs), only)
     ladder_data = _section("ladder", lambda: ladder(args.jobs), only)
     PAGE.write_text(render(arenas, timing, ladder_data), encoding="utf-8")
