@@ -31,6 +31,7 @@ from .db import Store
 from .errors import ServerError, error_body, http_status
 from .guard import GuardMiddleware, RateLimiter, SocketCounter
 from .hub import Hub
+from .routes import analysis as analysis_routes
 from .routes import include_routes
 from .routes.pages import static_dir
 from .settings import ServerSettings
@@ -119,6 +120,7 @@ def create_app(
     if static is not None and (static / "assets").is_dir():
         app.mount("/assets", StaticFiles(directory=static / "assets"), name="assets")
     include_routes(app)
+    app.include_router(analysis_routes.router)  # the analysis board (docs/analysis.md)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     app.add_middleware(GuardMiddleware, settings=limits)
     return app

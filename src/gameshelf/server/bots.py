@@ -9,9 +9,11 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
 
 from gameshelf.agents import make_agent
-from gameshelf.core.game import State
+from gameshelf.agents.analysis import MoveAnalysis, analyse_game, analyser_for
+from gameshelf.core.game import Game, State
 
 
 def choose_bot_action(snapshot: bytes, agent: str, seed: int, time_cap: float) -> int:
@@ -26,6 +28,59 @@ def choose_bot_action(snapshot: bytes, agent: str, seed: int, time_cap: float) -
     if hasattr(bot, "time_limit") and (limit is None or limit > time_cap):
         bot.time_limit = time_cap
     return int(bot.step(state))
+
+
+def _move_data(move: MoveAnalysis) -> dict[str, Any]:
+    return {
+        "move": move.text,
+        "action": move.action,
+        "value": min(1.0, max(0.0, round(move.value, 4))),
+        "solved": move.solved,
+        "pv": list(move.pv),
+    }
+
+
+def analyse_match(
+    game_blob: bytes, seed: int, history: list[int], seconds: float, seat: int | None, top: int
+) -> list[dict[str, Any]]:
+    """Analyse every decision of a finished match (only ``seat``'s when given), replaying it
+    from ``seed`` and the action ``history`` (runs in a worker; ``seconds`` per decision).
+
+    Each decision is searched from the mover's own view (IS-MCTS where cards are hidden), so
+    a seat's analysis never depends on what that seat could not see.
+    """
+    game: Game = pickle.loads(game_blob)
+    state = game.new_initial_state(seed)
+    states = [state.clone()]
+    for action in history:
+        state.apply_action(action)
+        states.append(state.clone())
+    analyser = analyser_for(game, seed)
+    plies = analyse_game(states, analyser, seconds, top, seat)
+    return [
+        {
+            "ply": p.ply,
+            "mover": p.mover,
+            "played": p.played,
+            "played_value": None if p.played_value is None else round(p.played_value, 4),
+            "loss": p.loss,
+            "label": p.label,
+            "best": [_move_data(m) for m in p.best],
+        }
+        for p in plies
+    ]
+
+
+def hint_move(snapshot: bytes, seed: int, seconds: float) -> dict[str, Any]:
+    """The best move for the player to move in the pickled state (runs in a worker); the
+    search reads only that player's view (IS-MCTS where cards are hidden)."""
+    state: State = pickle.loads(snapshot)
+    best = analyser_for(state.game, seed).analyse(state, seconds, 1)
+    if not best:  # nothing searched in time: the first legal move, valued as unknown
+        action = state.legal_actions()[0]
+        text = state.action_to_string(action)
+        return {"move": text, "action": action, "value": 0.5, "solved": None, "pv": [text]}
+    return _move_data(best[0])
 
 
 def make_executor(workers: int) -> Executor:

@@ -269,6 +269,57 @@ class MatchData(BaseModel):
     cards: dict[str, Any] | None
 
 
+# --- analysis board (docs/analysis.md) ------------------------------------------------------
+class AnalysisRequest(BaseModel):
+    """A seat token: the analysis of that seat (AXIA: from that seat's view only)."""
+
+    model_config = STRICT
+    token: str = Field(max_length=64)
+
+
+class AnalysedMove(BaseModel):
+    """One analysed move: its value for the player to move (0 loss .. 1 win; with 3–4 players
+    the expected share of first place), the proven result if any, and its principal line."""
+
+    move: str
+    action: int
+    value: float = Field(ge=0.0, le=1.0)
+    solved: Literal["win", "draw", "loss"] | None
+    pv: list[str]
+
+
+class AnalysedPly(BaseModel):
+    """The analysis of the decision at replay frame ``ply`` (the position before move
+    ``ply + 1``): the best moves, the move played, its value and how much it lost."""
+
+    ply: int
+    mover: int
+    played: str
+    played_value: float | None
+    loss: float | None
+    label: Literal["inaccuracy", "mistake", "blunder"] | None
+    best: list[AnalysedMove]
+
+
+class MatchAnalysis(BaseModel):
+    """A finished match's analysis: every decision (AXIA: only ``seat``'s, from its view)."""
+
+    match: str
+    game: str
+    seat: int | None
+    seconds_per_ply: float
+    plies: list[AnalysedPly]
+
+
+class Hint(BaseModel):
+    """The best move for the asking seat, now (games against bots only)."""
+
+    match: str
+    seat: int
+    ply: int
+    best: AnalysedMove
+
+
 # --- WebSocket: client to server -------------------------------------------------------------
 class _ClientFrame(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
