@@ -197,6 +197,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/waiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Waiting
+         * @description Running games whose move is yours, by the seat tokens you hold (and your account, when
+         *     logged in), the nearest deadline first.
+         */
+        post: operations["waiting_api_waiting_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -236,7 +257,104 @@ export interface components {
             /** Summary */
             summary: string;
         };
-        ClientFrame: components["schemas"]["HelloFrame"] | components["schemas"]["MoveFrame"] | components["schemas"]["UndoFrame"] | components["schemas"]["SyncFrame"] | components["schemas"]["PingFrame"];
+        /**
+         * ChatFrame
+         * @description Say ``text`` in the match's chat, as ``seat`` (default: the lowest seat held).
+         */
+        ChatFrame: {
+            /**
+             * Id
+             * @default null
+             */
+            id: (string | number) | null;
+            /**
+             * Seat
+             * @default null
+             */
+            seat: number | null;
+            /** Text */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+        };
+        /**
+         * ChatMessage
+         * @description One chat message: only what a player typed, with their seat and name.
+         */
+        ChatMessage: {
+            /** At */
+            at: string;
+            /** Name */
+            name: string | null;
+            /** Seat */
+            seat: number;
+            /** Text */
+            text: string;
+        };
+        /**
+         * ChatMessagesFrame
+         * @description Chat: the history on arrival, then each new message (never any game data).
+         */
+        ChatMessagesFrame: {
+            /**
+             * Ack
+             * @default null
+             */
+            ack: (string | number) | null;
+            /** Match */
+            match: string;
+            /** Messages */
+            messages: components["schemas"]["ChatMessage"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+        };
+        ClientFrame: components["schemas"]["HelloFrame"] | components["schemas"]["MoveFrame"] | components["schemas"]["UndoFrame"] | components["schemas"]["SyncFrame"] | components["schemas"]["PingFrame"] | components["schemas"]["ChatFrame"] | components["schemas"]["MuteFrame"] | components["schemas"]["RematchOfferFrame"];
+        /**
+         * ClockInfo
+         * @description A match's clock as the server has it at ``server_time``: each seat's time left (null
+         *     for bots, whose turns cost no time) and whose runs; a client counts down from there.
+         */
+        ClockInfo: {
+            /**
+             * Deadline
+             * @description when the running seat's time runs out
+             */
+            deadline: string | null;
+            /**
+             * Flagged
+             * @description the seat that ran out of time
+             */
+            flagged: number | null;
+            /** Increment Ms */
+            increment_ms: number;
+            /** Initial Ms */
+            initial_ms: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "realtime" | "correspondence";
+            /**
+             * Per Move Ms
+             * @description correspondence: the time for each move
+             */
+            per_move_ms: number;
+            /** Remaining Ms */
+            remaining_ms: (number | null)[];
+            /**
+             * Running
+             * @description the seat whose time is running, if any
+             */
+            running: number | null;
+            /** Server Time */
+            server_time: string;
+        };
         /**
          * CreateMatchRequest
          * @description A new match: a game string, its seats and an optional seed.
@@ -245,6 +363,8 @@ export interface components {
          *     seat); otherwise the server draws a secret one and publishes its commitment.
          */
         CreateMatchRequest: {
+            /** @description none: no clock */
+            clock?: components["schemas"]["TimeControlRequest"] | null;
             /**
              * Game
              * @example cage(players=2)
@@ -325,6 +445,16 @@ export interface components {
             status: "ok";
             /** Version */
             version: string;
+        };
+        /**
+         * HeldSeat
+         * @description A seat this browser holds: the match and the seat's secret token.
+         */
+        HeldSeat: {
+            /** Match */
+            match: string;
+            /** Token */
+            token: string;
         };
         /**
          * HelloFrame
@@ -455,6 +585,7 @@ export interface components {
         MatchSummary: {
             /** Card Set */
             card_set: string | null;
+            clock?: components["schemas"]["ClockInfo"] | null;
             /** Created */
             created: string;
             /** Game */
@@ -522,6 +653,42 @@ export interface components {
             version: number;
         };
         /**
+         * MuteFrame
+         * @description Stop hearing these seats' chat on this connection (the list replaces the last one).
+         */
+        MuteFrame: {
+            /**
+             * Id
+             * @default null
+             */
+            id: (string | number) | null;
+            /** Seats */
+            seats: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mute";
+        };
+        /**
+         * MutedFrame
+         * @description The seats this connection no longer hears.
+         */
+        MutedFrame: {
+            /**
+             * Ack
+             * @default null
+             */
+            ack: (string | number) | null;
+            /** Seats */
+            seats: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "muted";
+        };
+        /**
          * OptionInfo
          * @description One option of a game.
          */
@@ -577,6 +744,55 @@ export interface components {
             move: string;
             /** Player */
             player: number;
+        };
+        /**
+         * RematchFrame
+         * @description Rematch offers of a finished match, and the new match once every human agreed.
+         *
+         *     In the new match the holder of seat ``i`` sits at ``seat_map[i]``, with the same token.
+         */
+        RematchFrame: {
+            /**
+             * Ack
+             * @default null
+             */
+            ack: (string | number) | null;
+            /** Match */
+            match: string;
+            /** Next */
+            next: string | null;
+            /** Offers */
+            offers: number[];
+            /** Seat Map */
+            seat_map: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rematch";
+        };
+        /**
+         * RematchOfferFrame
+         * @description ``seat`` asks for a rematch of the finished match (``accept`` false withdraws it).
+         */
+        RematchOfferFrame: {
+            /**
+             * Accept
+             * @default true
+             */
+            accept: boolean;
+            /**
+             * Id
+             * @default null
+             */
+            id: (string | number) | null;
+            /** Seat */
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rematch";
         };
         /**
          * Replay
@@ -682,7 +898,7 @@ export interface components {
             /** Taken */
             taken: boolean;
         };
-        ServerFrame: components["schemas"]["WelcomeFrame"] | components["schemas"]["StateFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["ErrorFrame"];
+        ServerFrame: components["schemas"]["WelcomeFrame"] | components["schemas"]["StateFrame"] | components["schemas"]["PongFrame"] | components["schemas"]["ErrorFrame"] | components["schemas"]["ChatMessagesFrame"] | components["schemas"]["MutedFrame"] | components["schemas"]["RematchFrame"];
         /**
          * StateFrame
          * @description The match as this connection may see it, after every change.
@@ -693,6 +909,8 @@ export interface components {
              * @default null
              */
             ack: (string | number) | null;
+            /** @default null */
+            clock: components["schemas"]["ClockInfo"] | null;
             /** Game */
             game: string;
             /** @default null */
@@ -751,6 +969,33 @@ export interface components {
             type: "sync";
         };
         /**
+         * TimeControlRequest
+         * @description A match's clock: real-time (``minutes`` each plus ``increment_seconds`` a move) or
+         *     correspondence (``days`` per move). Only human seats have clocks.
+         */
+        TimeControlRequest: {
+            /**
+             * Days
+             * @default 3
+             */
+            days: number;
+            /**
+             * Increment Seconds
+             * @default 0
+             */
+            increment_seconds: number;
+            /**
+             * Minutes
+             * @default 5
+             */
+            minutes: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "realtime" | "correspondence";
+        };
+        /**
          * UndoFrame
          * @description Take back ``seat``'s last move (and the bot replies after it).
          */
@@ -769,6 +1014,35 @@ export interface components {
             type: "undo";
             /** Version */
             version: number;
+        };
+        /**
+         * WaitingGame
+         * @description A running game whose move is the asker's: what the lobby's waiting list shows.
+         */
+        WaitingGame: {
+            /** Clock */
+            clock: ("realtime" | "correspondence") | null;
+            /**
+             * Deadline
+             * @description when the seat's time for this move runs out
+             */
+            deadline: string | null;
+            /** Game */
+            game: string;
+            /** Match */
+            match: string;
+            /** Plies */
+            plies: number;
+            /** Seat */
+            seat: number;
+        };
+        /**
+         * WaitingRequest
+         * @description The seats a browser holds, to learn in which games it is to move.
+         */
+        WaitingRequest: {
+            /** Seats */
+            seats?: components["schemas"]["HeldSeat"][];
         };
         /**
          * WelcomeFrame
@@ -1132,6 +1406,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Replay"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    waiting_api_waiting_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitingRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingGame"][];
                 };
             };
             /** @description a coded refusal */

@@ -1,0 +1,162 @@
+"""Chat per match (docs/server.md, "Chat"): players write, stored with the match.
+
+Only a connection holding a seat may write; spectators read the chat only where the operator
+turned that on (``--chat-spectators 1``). Every message is checked (length, characters) and
+rate-limited per connection and seat. Chat frames carry nothing but what players typed, their
+seat and display name: no game data, so they are safe in hidden-information games. A player
+may mute other seats: their messages are no longer sent to that connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import unicodedata
+import weakref
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base, as_utc, utcnow
+from .errors import ServerError
+
+if TYPE_CHECKING:
+    from .hub import Client, Hub, Runtime
+
+
+class ChatRow(Base):
+    """One chat message of a match."""
+
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+HISTORY = 100
+"""Messages a connection gets when it arrives (the newest)."""
+
+
+def clean_text(text: str, max_chars: int) -> str:
+    """A chat message, normalised (NFC, surrounding space trimmed) and checked: not empty, at
+    most ``max_chars`` characters, no control, format (bidi) or private-use characters."""
+    cleaned = unicodedata.normalize("NFC", text).strip()
+    if not cleaned:
+        raise ServerError("chat/invalid", "a chat message cannot be empty")
+    if len(cleaned) > max_chars:
+        raise ServerError("chat/invalid", f"chat messages are limited to {max_chars} characters")
+    for char in cleaned:
+        if unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"):
+            raise ServerError(
+                "chat/invalid", f"character U+{ord(char):04X} is not allowed in a chat message"
+            )
+    return cleaned
+
+
+class ChatRooms:
+    """The chat of every match this process holds: rate buckets and each connection's mutes."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.muted: weakref.WeakKeyDictionary[Client, set[int]] = weakref.WeakKeyDictionary()
+        self.buckets: dict[tuple[str, int], tuple[float, float]] = {}
+
+    def may_read(self, client: Client) -> bool:
+        """Players read their match's chat; spectators only where the operator allows it."""
+        return bool(client.seats) or bool(self.hub.settings.chat_spectators)
+
+    def _take(self, match_id: str, seat: int) -> bool:
+        """One message from this seat's bucket (a burst of 3, refilled at the per-minute rate)."""
+        rate = self.hub.settings.chat_per_minute / 60.0
+        burst = 3.0
+        now = time.monotonic()
+        tokens, stamp = self.buckets.get((match_id, seat), (burst, now))
+        tokens = min(burst, tokens + (now - stamp) * rate)
+        if tokens < 1:
+            self.buckets[(match_id, seat)] = (tokens, now)
+            return False
+        self.buckets[(match_id, seat)] = (tokens - 1, now)
+        if len(self.buckets) > 10_000:  # forget the oldest seats' buckets
+            for key in list(self.buckets)[:5_000]:
+                del self.buckets[key]
+        return True
+
+    async def history(self, runtime: Runtime, client: Client) -> None:
+        """Send a newly connected client the chat so far (if it may read it)."""
+        if not self.may_read(client) or runtime.bots_only:
+            return
+        rows = await asyncio.to_thread(self._load, runtime.id)
+        messages = [self._message(row) for row in rows]
+        client.offer({"type": "chat", "match": runtime.id, "messages": messages})
+
+    def _load(self, match_id: str) -> list[ChatRow]:
+        with self.hub.store.session() as session:
+            rows = session.scalars(
+                select(ChatRow)
+                .where(ChatRow.match_id == match_id)
+                .order_by(ChatRow.id.desc())
+                .limit(HISTORY)
+            ).all()
+            return list(reversed(rows))
+
+    @staticmethod
+    def _message(row: ChatRow) -> dict[str, Any]:
+        return {
+            "seat": row.seat,
+            "name": row.name,
+            "text": row.text,
+            "at": as_utc(row.created).isoformat(),
+        }
+
+    async def say(
+        self, runtime: Runtime, client: Client, seat: int | None, text: str
+    ) -> dict[str, Any]:
+        """Store a player's message and send it to every other connection that reads the chat
+        and has not muted its seat; returns the message (the sender's answer)."""
+        settings = self.hub.settings
+        if not client.seats:
+            raise ServerError("chat/not-allowed", "spectators cannot write in the chat")
+        if seat is None:
+            seat = min(client.seats)
+        if seat not in client.seats:
+            raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
+        cleaned = clean_text(text, settings.chat_max_chars)
+        if not self._take(runtime.id, seat):
+            raise ServerError(
+                "request/rate-limited",
+                f"at most {settings.chat_per_minute:g} chat messages a minute; this one was "
+                "not sent",
+            )
+        name = runtime.seats[seat].name
+        row = await asyncio.to_thread(self._store, runtime.id, seat, name, cleaned)
+        message = self._message(row)
+        for other in list(runtime.clients):
+            if (
+                other is not client
+                and self.may_read(other)
+                and seat not in self.muted.get(other, set())
+            ):
+                other.offer({"type": "chat", "match": runtime.id, "messages": [message]})
+        return message
+
+    def _store(self, match_id: str, seat: int, name: str | None, text: str) -> ChatRow:
+        row = ChatRow(match_id=match_id, seat=seat, name=name, text=text, created=utcnow())
+        with self.hub.store.session() as session:
+            session.add(row)
+        return row
+
+    def mute(self, runtime: Runtime, client: Client, seats: list[int]) -> list[int]:
+        """Set the seats this connection no longer hears (its own cannot be muted)."""
+        for seat in seats:
+            if not 0 <= seat < len(runtime.seats):
+                raise ServerError(
+                    "request/invalid", f"seat {seat} does not exist (0..{len(runtime.seats) - 1})"
+                )
+        chosen = set(seats) - client.seats
+        self.muted[client] = chosen
+        return sorted(chosen)

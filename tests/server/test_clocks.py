@@ -1,0 +1,214 @@
+"""Clocks kept by the server: a flag by the server's own timer with nobody connected, the
+increment, a move after the flag refused, a restart recomputing from the stored times, and a
+correspondence deadline days away (reached by moving the server's wall clock)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gameshelf.server import clocks
+from gameshelf.server.client import Lobby, SeatClient
+
+from .conftest import DATABASES, RunningServer, database_url
+from .test_restart import ServerProcess
+
+TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def create(lobby: Lobby, game: str, seats: list[dict[str, Any]], clock: dict[str, Any]) -> str:
+    """A clocked match; returns its id."""
+    body = {"game": game, "seats": seats, "clock": clock}
+    return str(lobby._call("POST", "/api/matches", json=body)["id"])
+
+
+def seated(lobby: Lobby, match_id: str, count: int) -> list[str]:
+    """Take ``count`` seats in order; returns their tokens."""
+    return [lobby.join(match_id, seat)["token"] for seat in range(count)]
+
+
+def wait_until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
+    """Poll ``check`` until it returns something true."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the condition did not come true in time")
+
+
+@pytest.fixture
+def lobby_at(server: RunningServer) -> Iterator[Lobby]:
+    client = Lobby(server.url)
+    yield client
+    client.close()
+
+
+def test_the_server_flags_a_seat_with_nobody_connected(
+    server: RunningServer, lobby_at: Lobby
+) -> None:
+    match_id = create(lobby_at, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 0.02})
+    seated(lobby_at, match_id, 2)
+    started = time.monotonic()
+    summary = lobby_at.match(match_id)
+    assert summary["clock"]["running"] == 0 and summary["status"] == "running"
+    finished = wait_until(
+        lambda: (s := lobby_at.match(match_id))["status"] == "finished" and s
+    )
+    waited = time.monotonic() - started
+    assert 1.0 <= waited < 5.0  # 1.2 s on the clock; flagged by the server's own timer
+    assert finished["clock"]["flagged"] == 0
+    assert finished["clock"]["remaining_ms"][0] == 0
+    assert finished["result"] == [-1.0, 1.0]
+    assert finished["result_text"] == "player 1 ran out of time; player 2 wins"
+    listed = [m for m in lobby_at.matches("finished") if m["id"] == match_id]
+    assert listed[0]["result"] == [-1.0, 1.0]
+
+
+def test_the_increment_is_added_after_each_move(server: RunningServer, lobby_at: Lobby) -> None:
+    clock = {"mode": "realtime", "minutes": 1, "increment_seconds": 5}
+    match_id = create(lobby_at, "cage", TWO_HUMANS, clock)
+    tokens = seated(lobby_at, match_id, 2)
+    with SeatClient(server.url, match_id, tokens) as table:
+        time.sleep(0.3)
+        before = table.state["clock"]["remaining_ms"][0]
+        table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+        after = table.state["clock"]
+        assert after["running"] == 1
+        used = 60_000 + 5_000 - after["remaining_ms"][0]
+        assert 300 <= used < 3_000  # the time the move took, no more
+        assert before <= 60_000 and after["remaining_ms"][1] > 59_000
+        assert after["deadline"] is not None
+        table.move(1, table.state["seats"]["1"]["legal_moves"][0])
+        assert table.state["clock"]["remaining_ms"][1] > 60_000  # 5 s added, under 1 s used
+
+
+def test_a_move_after_the_flag_is_refused(
+    server: RunningServer, lobby_at: Lobby, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = create(lobby_at, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 1})
+    tokens = seated(lobby_at, match_id, 2)
+    with SeatClient(server.url, match_id, tokens) as table:
+        version = table.state["version"]
+        move = table.state["seats"]["0"]["legal_moves"][0]
+        later = clocks.wall_now() + timedelta(minutes=2)
+
+        async def asleep(_steward: clocks.ClockSteward) -> float:
+            return 30.0
+
+        monkeypatch.setattr(clocks.ClockSteward, "pass_once", asleep)
+        monkeypatch.setattr(clocks, "wall_now", lambda: later)
+        # The move arrives after its seat's deadline, the steward asleep: the move flags.
+        reply = table.request({"type": "move", "seat": 0, "move": move, "version": version})
+        assert reply["type"] == "error" and reply["code"] == "clock/flagged"
+        table.wait_for(lambda s: s["status"] == "finished")
+        assert table.state["clock"]["flagged"] == 0 and table.state["plies"] == 0
+        # the flag bumped the version: the old one is stale, and any move is after the end
+        assert table.state["version"] == version + 1
+        stale = table.request({"type": "move", "seat": 0, "move": move, "version": version})
+        assert stale["code"] == "move/game-over"
+        fresh = table.request(
+            {"type": "move", "seat": 1, "move": move, "version": table.state["version"]}
+        )
+        assert fresh["code"] == "move/game-over"
+        assert table.request({"type": "sync"})["plies"] == 0
+        undo = table.request({"type": "undo", "seat": 0, "version": table.state["version"]})
+        assert undo["code"] == "undo/not-allowed"
+    assert lobby_at.match(match_id)["result"] == [-1.0, 1.0]
+
+
+def test_a_clocked_match_has_no_take_backs(server: RunningServer, lobby_at: Lobby) -> None:
+    match_id = create(lobby_at, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 5})
+    tokens = seated(lobby_at, match_id, 2)
+    with SeatClient(server.url, match_id, tokens) as table:
+        table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+        assert table.state["seats"]["0"]["can_undo"] is False
+        reply = table.request({"type": "undo", "seat": 0, "version": table.state["version"]})
+        assert reply["code"] == "undo/not-allowed" and "clocked" in reply["message"]
+
+
+def test_bots_turns_cost_no_time_and_three_players_place_the_flagged_one_last(
+    server: RunningServer, lobby_at: Lobby
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "agent": "random"}, {"kind": "human"}]
+    match_id = create(lobby_at, "cage(players=3)", seats, {"mode": "realtime", "minutes": 0.03})
+    tokens = [lobby_at.join(match_id, 0)["token"], lobby_at.join(match_id, 2)["token"]]
+    with SeatClient(server.url, match_id, tokens) as table:
+        assert table.state["clock"]["remaining_ms"][1] is None  # the bot has no clock
+        table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+        table.wait_for(lambda s: s["status"] == "finished")
+    finished = lobby_at.match(match_id)
+    assert finished["clock"]["flagged"] == 2
+    assert finished["result"] == [1.0, 1.0, -1.0]
+    assert "player 3 ran out of time and is placed last" in finished["result_text"]
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_a_restart_recomputes_the_clocks_from_the_stored_times(
+    database: str, tmp_path: Path
+) -> None:
+    with ServerProcess(database_url(database, tmp_path), tmp_path / "server.log") as server:
+        lobby = Lobby(server.base)
+        short = create(lobby, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 0.05})
+        long = create(lobby, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 2})
+        stored = {}
+        for match_id in (short, long):
+            tokens = seated(lobby, match_id, 2)
+            with SeatClient(server.base, match_id, tokens) as table:
+                table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+                stored[match_id] = table.state["clock"]["remaining_ms"]
+        down = time.monotonic()
+        server.kill9()
+        time.sleep(3.5)  # the short clock runs out while no server is up
+        server.restart()
+        lobby = Lobby(server.base)
+        clock = lobby.match(long)["clock"]
+        elapsed_ms = (time.monotonic() - down) * 1000
+        assert clock["running"] == 1 and clock["flagged"] is None
+        # the time while the server was down counted against the seat to move, and only it
+        assert clock["remaining_ms"][1] <= stored[long][1] - elapsed_ms + 500
+        assert clock["remaining_ms"][1] > stored[long][1] - elapsed_ms - 5_000
+        assert clock["remaining_ms"][0] == stored[long][0]
+        finished = wait_until(lambda: (s := lobby.match(short))["status"] == "finished" and s)
+        assert finished["clock"]["flagged"] == 1 and finished["result"] == [1.0, -1.0]
+
+
+def test_a_correspondence_deadline_days_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(clocks, "MAX_STEWARD_SLEEP", 0.2)
+    server = RunningServer(database_url("sqlite", tmp_path))
+    try:
+        lobby = Lobby(server.url)
+        match_id = create(lobby, "cage", TWO_HUMANS, {"mode": "correspondence", "days": 2})
+        tokens = seated(lobby, match_id, 2)
+        with SeatClient(server.url, match_id, tokens) as table:
+            table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+            clock = table.state["clock"]
+            assert clock["mode"] == "correspondence" and clock["running"] == 1
+            assert 2 * 86_400_000 - 5_000 < clock["remaining_ms"][1] <= 2 * 86_400_000
+            waiting = lobby._call(
+                "POST", "/api/waiting", json={"seats": [{"match": match_id, "token": tokens[1]}]}
+            )
+            assert [(w["match"], w["seat"], w["clock"]) for w in waiting] == [
+                (match_id, 1, "correspondence")
+            ]
+            one_day = clocks.wall_now() + timedelta(days=1)
+            monkeypatch.setattr(clocks, "wall_now", lambda: one_day)
+            time.sleep(0.5)
+            assert lobby.match(match_id)["status"] == "running"
+            three_days = one_day + timedelta(days=2)
+            monkeypatch.setattr(clocks, "wall_now", lambda: three_days)
+            table.wait_for(lambda s: s["status"] == "finished")
+        finished = lobby.match(match_id)
+        assert finished["clock"]["flagged"] == 1
+        assert finished["result_text"] == "player 2 ran out of time; player 1 wins"
+        lobby.close()
+    finally:
+        server.stop()
