@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,18 +36,9 @@ class Move:
 class State(ABC):
     """A game position. Subclasses implement the abstract primitives; the rest is shared.
 
-    Optional method (deliberately not defined here, so that its presence can be tested with
-    ``getattr``): ``random_rollout(rng: random.Random, max_plies: int) -> int``, a fast random
-    playout for search. It plays uniformly random legal moves, and chance outcomes drawn with
-    their probabilities, *in place* on the state for at most ``max_plies`` plies or until the
-    game is over, and returns the number of plies played. The positions it reaches must be
-    distributed exactly like those of the generic loop (``rng.choice(legal_actions())`` per
-    decision, ``sample_chance(rng)`` per chance node); implementations consume ``rng`` exactly
-    like that loop, so one seed gives the same game both ways. It may skip whatever a scratch
-    copy does not need (notation, view data, undo records), never a rule. ``MCTSAgent`` calls
-    it for its rollouts when its rollout policy is the default uniform one (see
-    :func:`gameshelf.agents.mcts.fast_rollout`); ``tests/agents/test_fast_rollout.py`` checks
-    every game that has it against the generic loop, seed by seed.
+    Two shared methods have a generic default that a game may override where it can do
+    better: :meth:`random_rollout` (a fast playout for search) and :meth:`undo` (take back the
+    last action).
     """
 
     game: Game
@@ -150,6 +141,67 @@ class State(ABC):
     def __str__(self) -> str:
         return self.render(color=False)
 
+    def random_rollout(self, rng: random.Random, max_plies: int) -> int:
+        """Play uniformly random moves in place for at most ``max_plies`` plies or to the end.
+
+        Chance outcomes are drawn with their probabilities (:meth:`sample_chance`), each
+        decision is ``rng.choice(legal_actions())``; returns the number of plies played.
+        Search (``MCTSAgent``) calls it for its rollouts. Games override it with a faster
+        loop under one contract: reach the same positions drawing ``rng`` exactly like this
+        default, so one seed gives the same game both ways (checked seed by seed by
+        :func:`gameshelf.core.conformance.check_random_rollout`). An override may skip what a
+        scratch copy does not need (notation, view data, undo records), never a rule.
+
+        >>> import gameshelf, random
+        >>> state = gameshelf.load("cage").new_initial_state()
+        >>> state.random_rollout(random.Random(1), 4), len(state.history())
+        (4, 4)
+        """
+        plies = 0
+        while plies < max_plies and not self.is_terminal():
+            if self.is_chance_node():
+                action = self.sample_chance(rng)
+            else:
+                action = rng.choice(self.legal_actions())
+            self.apply_action(action)
+            plies += 1
+        return plies
+
+    def undo(self) -> None:
+        """Take back the last action (a chance outcome counts as one), in place.
+
+        The generic default rebuilds the state: it replays ``history()`` less its last action
+        from ``game.new_initial_state()`` (:meth:`Game.replay`), checks that the last action
+        played there gives back this very position, and only then takes the rebuilt state's
+        fields. It therefore costs a replay from the start, and refuses (state unchanged)
+        where it cannot be right: an empty history, or a state whose history does not start
+        at the game's seedless start (read from a position string mid-game, or a game whose
+        start depends on the seed). Games override it where taking a move back is cheap.
+
+        >>> import gameshelf
+        >>> state = gameshelf.load("cage").new_initial_state()
+        >>> start = state.position()
+        >>> _ = state.play(state.legal_moves()[0])
+        >>> state.undo()
+        >>> state.position() == start
+        True
+        """
+        history = self.history()
+        if not history:
+            raise IllegalMove("there is no move to take back: the history is empty")
+        try:
+            rebuilt = self.game.replay(history[:-1])
+        except InvalidPosition as exc:
+            raise IllegalMove(f"cannot take the last move back: {exc}") from None
+        check = rebuilt.clone()
+        check.apply_action(history[-1])
+        if type(rebuilt) is not type(self) or check.position() != self.position():
+            raise IllegalMove(
+                "cannot take the last move back: this state did not start at the game's "
+                "initial state (the game must override undo)"
+            )
+        _take_over(self, rebuilt)
+
     def describe_player(self, player: int) -> str:
         """A readable name of a player id (including the special ids), for people.
 
@@ -220,17 +272,66 @@ class Game(ABC):
     def state_from_position(self, text: str) -> State:
         """Read a position string written by ``State.position``; :class:`InvalidPosition` if bad."""
 
-    def new_state_from_history(self, actions: Sequence[int], seed: int | None = None) -> State:
-        """Replay action ids from the start, checking each one."""
-        state = self.new_initial_state(seed)
-        for index, action in enumerate(actions):
+    def replay(
+        self,
+        actions: Iterable[int | str | Move],
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+    ) -> State:
+        """The state after ``actions`` (ids, notation or moves), checked one by one.
+
+        It starts from ``new_initial_state(seed)``, or from ``position`` (a position string)
+        when given. A move that is not legal where it comes raises :class:`InvalidPosition`
+        naming its ply (counted from 0 at the start), the move and the reason; nothing else
+        is changed.
+
+        >>> import gameshelf
+        >>> game = gameshelf.load("cage")
+        >>> game.replay(["W1", "O1"]).position()
+        '-/WO/-/-/-/-/-/- W3Y4R4O3B4G4 0 O1 2 *'
+        >>> game.replay(["W1", "Q7"])
+        Traceback (most recent call last):
+        ...
+        gameshelf.core.errors.InvalidPosition: ply 1: move 'Q7' does not replay: ...
+        """
+        state = (
+            self.new_initial_state(seed) if position is None else self.state_from_position(position)
+        )
+        for ply, action in enumerate(actions):
+            if isinstance(action, bool) or not isinstance(action, (int, str, Move)):
+                raise InvalidPosition(
+                    f"ply {ply}: a move must be an action id or notation, "
+                    f"not {type(action).__name__}"
+                )
             try:
-                state.play(int(action))
+                state.play(action)
             except (IllegalMove, InvalidMove) as exc:
                 raise InvalidPosition(
-                    f"action #{index} ({action}) does not replay: {exc}"
+                    f"ply {ply}: move {str(action)!r} does not replay: {exc}"
                 ) from None
         return state
 
+    def new_state_from_history(self, actions: Sequence[int], seed: int | None = None) -> State:
+        """The same as :meth:`replay` from the start (kept for existing callers)."""
+        return self.replay(actions, seed)
+
     def __repr__(self) -> str:
         return f"<gameshelf game {self.game_string}>"
+
+
+def _take_over(target: State, source: State) -> None:
+    """Make ``target`` hold ``source``'s fields (``source`` is then no longer used).
+
+    Works for states with a ``__dict__`` and for those with ``__slots__`` (the Cage's).
+    """
+    for cls in type(source).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            if hasattr(source, name):
+                object.__setattr__(target, name, getattr(source, name))
+    if hasattr(source, "__dict__"):
+        target.__dict__.clear()
+        target.__dict__.update(source.__dict__)

@@ -12,7 +12,7 @@ from typing import Any
 
 from gameshelf.core.game import State
 from gameshelf.core.options import OptionSpec
-from gameshelf.core.registry import GameEntry, register
+from gameshelf.core.registry import GameEntry
 
 from .cards import CardSet, load_cards
 from .cardsets import resolve_cards
@@ -70,15 +70,20 @@ def _factory(values: Mapping[str, Any]) -> AxiaGame:
     return AxiaGame(values, OPTIONS)
 
 
-register(
-    GameEntry(
-        name="axia",
-        title="AXIA: Slayer Combo",
-        summary="Dice, hidden hands and beast-effect combos on a 3x3 territory (1-4 players)",
-        options=OPTIONS,
-        factory=_factory,
-    )
+ENTRY = GameEntry(
+    name="axia",
+    title="AXIA: Slayer Combo",
+    summary="Dice, hidden hands and beast-effect combos on a 3x3 territory (1-4 players)",
+    options=OPTIONS,
+    factory=_factory,
+    test_option_sets=(
+        "players=1",
+        "",
+        "players=3,prioritize_objectives=true,explore_regions=true",
+        "players=4,first_game=true,must_hit_if_possible=false,rakya_effect=none",
+    ),
 )
+"""The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 
 
 def format_deck(cards_path: str | None = None) -> str:
@@ -157,4 +162,12 @@ def format_score_sheet(state: State) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["OPTIONS", "AxiaGame", "AxiaState", "format_deck", "format_score_sheet", "score_sheet"]
+__all__ = [
+    "ENTRY",
+    "OPTIONS",
+    "AxiaGame",
+    "AxiaState",
+    "format_deck",
+    "format_score_sheet",
+    "score_sheet",
+]

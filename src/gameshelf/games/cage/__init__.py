@@ -3,19 +3,27 @@
 Rules as implemented, options, notation and encodings: ``docs/games/cage.md``.
 """
 
-from gameshelf.core.registry import GameEntry, register
+from gameshelf.core.registry import GameEntry
 
 from .options import OPTIONS
 from .rules import CageGame, CageState, make_game
 
-register(
-    GameEntry(
-        name="cage",
-        title="Rubik's Cage",
-        summary="2-4 players drop, twist and flip to make three of one colour in a row",
-        options=OPTIONS,
-        factory=make_game,
-    )
+ENTRY = GameEntry(
+    name="cage",
+    title="Rubik's Cage",
+    summary="2-4 players drop, twist and flip to make three of one colour in a row",
+    options=OPTIONS,
+    factory=make_game,
+    test_option_sets=(
+        "",
+        "players=3",
+        "players=4,simultaneous=shared",
+        "no_reverse=semantic,allow_noop_twists=false",
+        "no_reverse=off,repetition_draw=2",
+        "stock=12:12,simultaneous=mover_priority",
+        "continue_after_last_drop=true,max_plies=120",
+    ),
 )
+"""The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 
-__all__ = ["OPTIONS", "CageGame", "CageState"]
+__all__ = ["ENTRY", "OPTIONS", "CageGame", "CageState"]
