@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gameshelf.core import Game, GameEntry, InvalidPosition, OptionSpec, State, register
+from gameshelf.core import Game, GameEntry, InvalidPosition, OptionSpec, State
 
 from .rules import AxiomGame, AxiomState, parse_setup
 
@@ -114,14 +114,22 @@ def render_svg(state: State) -> str:
     return _render_svg(state)
 
 
-register(
-    GameEntry(
-        name="axiom",
-        title="Axiom",
-        summary="two players rebuild a board of domed cubes while their sceptres hunt each other",
-        options=OPTIONS,
-        factory=make_game,
-    )
+ENTRY = GameEntry(
+    name="axiom",
+    title="Axiom",
+    summary="two players rebuild a board of domed cubes while their sceptres hunt each other",
+    options=OPTIONS,
+    factory=make_game,
+    test_option_sets=(
+        "",
+        "sceptre_clearance=tall",
+        "allow_overhang=true",
+        "require_connected=true",
+        "diagonal_moves=false,concave_turns=false,diagonal_squeeze=top_only",
+        "forbid_recess_contact=true,self_capture=only_if_forced,no_move_result=draw,"
+        "repetition_draw=2",
+    ),
 )
+"""The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 
-__all__ = ["OPTIONS", "AxiomGame", "AxiomState", "load_listing", "make_game", "render_svg"]
+__all__ = ["ENTRY", "OPTIONS", "AxiomGame", "AxiomState", "load_listing", "make_game", "render_svg"]
