@@ -15,7 +15,7 @@ from typing import Any
 
 from gameshelf.core import Game, GameEntry, InvalidPosition, OptionSpec, State
 
-from .rules import AxiomGame, AxiomState, parse_setup
+from .rules import AxiomActionInfo, AxiomGame, AxiomState, parse_setup
 
 
 def _parse_setup_option(text: str) -> str:
@@ -132,4 +132,13 @@ ENTRY = GameEntry(
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 
-__all__ = ["ENTRY", "OPTIONS", "AxiomGame", "AxiomState", "load_listing", "make_game", "render_svg"]
+__all__ = [
+    "ENTRY",
+    "OPTIONS",
+    "AxiomActionInfo",
+    "AxiomGame",
+    "AxiomState",
+    "load_listing",
+    "make_game",
+    "render_svg",
+]

@@ -20,7 +20,7 @@ import re
 from array import array
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from gameshelf.core import (
     TERMINAL,
@@ -377,8 +377,34 @@ def _move_text(move: Move_) -> str:
     return format_cube_move(source, target, extra)
 
 
+class AxiomActionInfo(NamedTuple):
+    """What one action id does, read in the position it belongs to (see
+    :meth:`AxiomState.action_info`)."""
+
+    kind: str
+    """``"sceptre"`` or ``"cube"``."""
+    source: Cell
+    """The cube the sceptre leaves, or the cell the cube is lifted from."""
+    target: Cell
+    """The cube the sceptre goes to, or the cell the cube is placed in."""
+    captures: bool
+    """A sceptre move that ends on a cube holding an opposing sceptre: it wins."""
+    self_capture: bool
+    """A sceptre move that ends on a cube holding the mover's other sceptre: it loses."""
+
+
 class AxiomState(State):
-    """An Axiom position: cubes, sceptres, side to move, ply count and repetition counts."""
+    """An Axiom position: cubes, sceptres, side to move, ply count and repetition counts.
+
+    Public fields (read-only for callers; change the state only through actions):
+
+    * ``to_move`` — 0 (Black) or 1 (White), the side whose turn it is (also after the end);
+    * ``ply`` — plies played since the start (or as loaded);
+    * ``cubes`` — cell ``(x, y, z)`` → cube code ``colour << 6 | dome mask``;
+    * ``sceptres`` — list of ``(owner, cell of its cube, face direction)``.
+
+    :meth:`moves_of` and :meth:`action_info` let a bot look at either side's moves.
+    """
 
     game: AxiomGame
 
@@ -494,25 +520,63 @@ class AxiomState(State):
         rest //= 6 * WIDTH
         return rest // 12 < count and rest % 12 < count
 
-    def _generate(self) -> list[int]:
-        """Every legal action id, ascending."""
+    def moves_of(self, player: int) -> list[int]:
+        """The action ids ``player`` (0 or 1) would have if it were ``player``'s turn here,
+        ascending; for the player to move this equals :meth:`legal_actions`.
+
+        The ids decode in this position (:meth:`action_info`, :meth:`action_to_string` of the
+        cells they name). A finished game has no moves for either side.
+        """
+        if player not in (BLACK, WHITE):
+            raise ValueError(f"player {player!r} must be 0 (black) or 1 (white)")
+        if player == self.to_move:
+            return list(self._legal_ids())
+        if self.outcome is not None:
+            return []
+        return self._generate(player)
+
+    def action_info(self, action: int) -> AxiomActionInfo:
+        """What ``action`` (an id of :meth:`legal_actions` or :meth:`moves_of`) does here.
+
+        The mover is the owner of the piece it moves; ``IllegalMove`` when the id names no
+        move of a piece in this position.
+        """
+        move = self._decode(action) if isinstance(action, int) else None
+        if move is None:
+            raise IllegalMove(f"action {action!r} names no move in this position")
+        kind, source, target, _ = move
+        if kind == 1:
+            return AxiomActionInfo("cube", source, target, False, False)
+        owners = [s for s, c, _ in self.sceptres if c == source]
+        if not owners:
+            raise IllegalMove(f"action {action}: no sceptre stands on {format_cell(source)}")
+        mover = owners[0]
+        there = [s for s, c, _ in self.sceptres if c == target] if target != source else []
+        return AxiomActionInfo("sceptre", source, target, 1 - mover in there, mover in there)
+
+    def _generate(self, me: int | None = None) -> list[int]:
+        """Every legal action id of ``me`` (default: the side to move), ascending."""
         opts = self.game.options
+        if me is None:
+            me = self.to_move
         if self._fast:
             pcubes, pcells, psceptres = self._pcubes, self._pcells, self._psceptres
             prank = {cell: index for index, cell in enumerate(pcells)}
-            ids, risky = sceptre_ids(opts, pcubes, psceptres, self.to_move, prank)
-            sources, air = movable(pcubes, pcells, psceptres, self.to_move)
+            ids, risky = sceptre_ids(opts, pcubes, psceptres, me, prank)
+            sources, air = movable(pcubes, pcells, psceptres, me)
             ids += cube_ids(opts, pcubes, self._pentries, prank, sources, air)
             if risky and not ids:
                 ids = risky
             ids.sort()
             return ids
-        return self._generate_on_tuples()
+        return self._generate_on_tuples(me)
 
-    def _generate_on_tuples(self) -> list[int]:
+    def _generate_on_tuples(self, me: int | None = None) -> list[int]:
         """:meth:`_generate` through :mod:`.board` (the options the fast path lacks; tests)."""
         opts = self.game.options
-        cubes, sceptres, me = self.cubes, self.sceptres, self.to_move
+        cubes, sceptres = self.cubes, self.sceptres
+        if me is None:
+            me = self.to_move
         cells, rank = self._ranks()
         ids: list[int] = []
         risky: list[int] = []  # sceptre moves onto a cube holding another own sceptre
