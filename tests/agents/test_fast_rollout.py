@@ -1,7 +1,7 @@
-"""The optional fast-rollout method ``State.random_rollout(rng, max_plies)`` against the generic
-loop, seed by seed, for every game that implements it, at every player count.
+"""The games' own ``State.random_rollout(rng, max_plies)`` against the generic loop, seed by
+seed, for every game that overrides it, at every player count.
 
-The contract (see :func:`gameshelf.agents.mcts.fast_rollout`) asks for the generic loop's
+The contract (see :meth:`gameshelf.core.game.State.random_rollout`) asks for the generic loop's
 distribution; the implementations consume ``rng`` exactly as that loop does, so one seed must
 give the very same game both ways: same plies, history, position, returns and RNG state after.
 """
@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from gameshelf.agents import MCTSAgent
-from gameshelf.agents.mcts import fast_rollout
 from gameshelf.core.game import State
 from gameshelf.core.registry import available_games, game_entry, load
 
@@ -41,7 +40,7 @@ def _configurations() -> list[str]:
     for name in available_games():
         entry = game_entry(name)
         game = load(name)
-        if fast_rollout(game.new_initial_state(seed=0)) is None:
+        if type(game.new_initial_state(seed=0)).random_rollout is State.random_rollout:
             continue
         if any(spec.name == "players" for spec in entry.options):
             spec = game.spec
@@ -95,7 +94,7 @@ def test_same_games_as_the_generic_loop(game_string: str) -> None:
         for max_plies in (0, 1, 7, full):
             fast, slow = start.clone(), start.clone()
             fast_rng, slow_rng = random.Random(seed), random.Random(seed)
-            played = fast.random_rollout(fast_rng, max_plies)  # type: ignore[attr-defined]
+            played = fast.random_rollout(fast_rng, max_plies)
             assert played == generic_rollout(slow, slow_rng, max_plies), (seed, max_plies)
             assert 0 <= played <= max_plies
             assert played == max_plies or fast.is_terminal()
@@ -127,7 +126,7 @@ def test_mcts_uses_the_hook_only_for_the_default_policy(
         state.apply_action(state.sample_chance(random.Random(5)))
     cls = type(state)
     calls = []
-    original = cls.random_rollout  # type: ignore[attr-defined]
+    original = cls.random_rollout
 
     def spy(self: State, rng: random.Random, max_plies: int) -> int:
         calls.append(max_plies)

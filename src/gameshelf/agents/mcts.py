@@ -8,9 +8,10 @@
 * **Tree reuse**: the subtree of the position actually reached is kept for the next move.
 * **Evaluators** are injected: rollouts stop after ``rollout_depth`` plies and the evaluator
   estimates the rest (``rollout_depth=0`` evaluates at once).
-* **Fast rollouts**: with the default (uniformly random) rollout policy, a state that has the
-  optional method ``random_rollout(rng, max_plies) -> int`` plays the rollout itself (see
-  :func:`fast_rollout`); other policies always use the generic loop.
+* **Rollouts**: with no ``rollout_policy`` (uniformly random moves) the state plays the
+  rollout itself with :meth:`State.random_rollout <gameshelf.core.game.State.random_rollout>`
+  (a generic loop, or the game's faster one under the same contract); a given policy is
+  played by a loop here, one :func:`policy_rollout` call per ply.
 
 Budgets are counted in iterations so that a seed reproduces a decision; ``time_limit`` is a
 safety cap only.
@@ -36,15 +37,16 @@ def random_rollout_policy(state: State, rng: random.Random) -> int:
     return rng.choice(state.legal_actions())
 
 
-def fast_rollout(state: State) -> Callable[[random.Random, int], int] | None:
-    """The state's optional fast random rollout, or ``None`` when it has none.
-
-    The contract of ``random_rollout(rng, max_plies) -> int`` is in the docstring of
-    :class:`gameshelf.core.game.State`: the same positions, drawn from ``rng`` exactly as the
-    generic loop of :meth:`MCTSAgent._leaf_value` draws them, played in place.
-    """
-    method = getattr(state, "random_rollout", None)
-    return method if callable(method) else None
+def policy_rollout(state: State, policy: RolloutPolicy, rng: random.Random, max_plies: int) -> int:
+    """Play ``policy`` (chance sampled) in place for at most ``max_plies`` plies; the plies."""
+    plies = 0
+    while plies < max_plies and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(policy(state, rng))
+        plies += 1
+    return plies
 
 
 class Node:
@@ -79,7 +81,7 @@ class MCTSAgent(Agent):
         exploration: float = 1.4,
         rollout_depth: int = 40,
         evaluator: Evaluator | None = None,
-        rollout_policy: RolloutPolicy = random_rollout_policy,
+        rollout_policy: RolloutPolicy | None = None,
         time_limit: float | None = None,
         reuse_tree: bool = True,
     ) -> None:
@@ -94,8 +96,6 @@ class MCTSAgent(Agent):
         self.rollout_depth = rollout_depth
         self.evaluator = evaluator or evaluator_for(game)
         self.rollout_policy = rollout_policy
-        # The fast-rollout hook replaces only the default policy (it plays uniformly random).
-        self._uniform_rollouts = rollout_policy is random_rollout_policy
         self.time_limit = time_limit
         self.reuse_tree = reuse_tree
         self.players = game.spec.num_players
@@ -237,17 +237,10 @@ class MCTSAgent(Agent):
         if state.is_terminal():
             node.proven = self._normalise(state.returns())
             return node.proven
-        fast = fast_rollout(state) if self._uniform_rollouts else None
-        if fast is not None:
-            fast(self.rng, self.rollout_depth)
+        if self.rollout_policy is None:
+            state.random_rollout(self.rng, self.rollout_depth)
         else:
-            depth = 0
-            while not state.is_terminal() and depth < self.rollout_depth:
-                if state.is_chance_node():
-                    state.apply_action(state.sample_chance(self.rng))
-                else:
-                    state.apply_action(self.rollout_policy(state, self.rng))
-                depth += 1
+            policy_rollout(state, self.rollout_policy, self.rng, self.rollout_depth)
         if state.is_terminal():
             return self._normalise(state.returns())
         return self._normalise(self.evaluator(state))
