@@ -29,9 +29,8 @@ import time
 from typing import TYPE_CHECKING
 
 from gameshelf.core.game import Game, State
-from gameshelf.games.cage.geometry import LINES_THROUGH, RING
-from gameshelf.games.cage.notation import DROP_ACTIONS, FLIP, TWIST_BASE
-from gameshelf.games.cage.rules import CageState, flipped, line_colours, twisted
+from gameshelf.games.cage import CageState
+from gameshelf.games.cage.geometry import COLOURS, LINES_THROUGH, RING
 
 from .mcts import MCTSAgent, Node
 from .solver import Solver
@@ -39,6 +38,8 @@ from .solver import Solver
 if TYPE_CHECKING:
     from .analysis import MoveAnalysis
 
+DROP_ACTIONS = len(COLOURS) * RING
+"""Action ids below this are drops (``8 * colour + column``); twists and the flip follow."""
 TOP_CELLS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
     tuple(LINES_THROUGH[RING * height + column] for height in range(3)) for column in range(RING)
 )
@@ -75,41 +76,34 @@ def drop_win(state: CageState, player: int) -> int:
 
 def decisive_moves(state: CageState) -> tuple[list[int], list[int]]:
     """``(wins, self_defeats)`` among the legal moves: those after which the mover has won, and
-    twists/flips that complete only other players' lines (the mover then loses at once).
+    those after which another player has (a twist or flip completing only their lines).
 
-    Candidates are found on the board alone; each is confirmed by playing it on a copy, so the
+    Drops are screened on the board (a drop completes only lines of its colour through the
+    cell it lands on); every candidate and every twist or flip is played on a copy, so the
     rules' own verdict (simultaneous lines, draws) decides.
     """
     mover = state.player
     board, heights = state.board, state.heights
-    owner = state.game.owner
     wins: list[int] = []
     losses: list[int] = []
-    candidates: list[int] = []
     for action in state.legal_actions():
         if action < DROP_ACTIONS:
             colour, column = divmod(action, RING)
             value = colour + 1
-            for a, b in TOP_CELLS[column][heights[column]]:
-                if board[a] == value and board[b] == value:
-                    candidates.append(action)
-                    break
-            continue
-        after = (
-            flipped(board, heights)[0] if action == FLIP else twisted(board, action - TWIST_BASE)[0]
-        )
-        colours = line_colours(after)
-        if colours:
-            if all(owner[c] != mover for c in colours) and len({owner[c] for c in colours}) == 1:
-                losses.append(action)
-            else:
-                candidates.append(action)
-    for action in candidates:
+            if not any(
+                board[a] == value and board[b] == value
+                for a, b in TOP_CELLS[column][heights[column]]
+            ):
+                continue
         child = state.clone()
         child.apply_action(action)
         outcome = child.outcome
-        if outcome is not None and outcome[mover] > 0 and outcome[mover] >= max(outcome):
+        if outcome is None or max(outcome) <= 0:
+            continue
+        if outcome[mover] >= max(outcome):
             wins.append(action)
+        elif outcome[mover] < 0:
+            losses.append(action)
     return wins, losses
 
 

@@ -1,0 +1,125 @@
+"""The Cage search: immediate wins and blocks, a solved near-full cage, the clock, analysis."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from gameshelf.agents.cage_search import CageSearchAgent, decisive_moves, threat_playout
+from gameshelf.agents.solver import Solver
+from gameshelf.core.game import State
+from gameshelf.core.registry import load
+
+WIN_IN_ONE = ["W0", "O4", "W0", "B5"]
+"""Player 1 (white) completes column 0 with W0."""
+MUST_BLOCK = ["W0", "O4", "Y2", "O4"]
+"""Player 2 (orange) threatens O4 (column 4); player 1 has no line of their own to make."""
+NEAR_FULL = [11, 39, 15, 33, 13, 31, 16, 24, 14, 54, 17, 32, 54, 32, 1, 44, 20, 45, 6, 51, 20]
+NEAR_FULL += [24, 48, 52, 5, 25]
+"""21 cubies placed, 3 left, no immediate win: player 1 wins in 5 plies, by F only (found by
+the exact solver; a random-seeded game that avoided immediate wins)."""
+
+
+def position(moves: list[str] | list[int], game_string: str = "cage") -> State:
+    state = load(game_string).new_initial_state()
+    for move in moves:
+        state.apply_action(move if isinstance(move, int) else state.parse_action(move))
+    return state
+
+
+def test_decisive_moves_finds_wins_and_self_defeats() -> None:
+    state = position(WIN_IN_ONE)
+    wins, _ = decisive_moves(state)  # type: ignore[arg-type]
+    assert [state.action_to_string(a) for a in wins] == ["W0"]
+    blocked = position(MUST_BLOCK)
+    assert decisive_moves(blocked) == ([], [])  # type: ignore[arg-type]
+
+
+def test_takes_a_win_in_one() -> None:
+    state = position(WIN_IN_ONE)
+    agent = CageSearchAgent(state.game, seed=1, iterations=50)
+    assert state.action_to_string(agent.step(state)) == "W0"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_blocks_the_opponents_line(seed: int) -> None:
+    state = position(MUST_BLOCK)
+    agent = CageSearchAgent(state.game, seed=seed, iterations=300)
+    action = agent.step(state)
+    after = state.clone()
+    after.apply_action(action)
+    wins, _ = decisive_moves(after)  # type: ignore[arg-type]
+    assert wins == [], f"{state.action_to_string(action)} leaves the opponent a winning move"
+
+
+def test_solves_a_near_full_cage() -> None:
+    state = position(NEAR_FULL)
+    assert sum(state.left) == 3 and not decisive_moves(state)[0]  # type: ignore[attr-defined,arg-type]
+    exact = Solver(state.game).solve(state, 5)
+    assert (exact.verdict, exact.best_moves) == ("win", ["F"])
+    agent = CageSearchAgent(state.game, seed=4, iterations=1500)
+    assert state.action_to_string(agent.step(state)) == "F"
+    best = agent.analyse(state, 1.0)[0]
+    assert (best.text, best.solved, best.value) == ("F", "win", 1.0)
+    assert best.pv[0] == "F" and len(best.pv) >= 3
+
+
+def test_a_proven_loss_is_never_chosen_while_another_move_is_open() -> None:
+    state = position(MUST_BLOCK)
+    agent = CageSearchAgent(state.game, seed=5, iterations=200)
+    agent.step(state)
+    lost = {a for a, verdict in agent.solved.items() if verdict == "loss"}
+    assert lost, "the solver should prove that leaving column 4 open loses"
+    for seed in range(3):
+        choice = CageSearchAgent(state.game, seed=seed, iterations=200).step(state)
+        assert choice not in lost
+
+
+def test_obeys_the_clock_generously() -> None:
+    for moves in ([], MUST_BLOCK, NEAR_FULL[:12]):
+        state = position(moves)
+        agent = CageSearchAgent(state.game, seed=1, iterations=10**9, time_limit=0.2)
+        clock = time.perf_counter()
+        agent.step(state)
+        assert time.perf_counter() - clock < 1.0
+        assert agent.last_iterations < 10**9
+
+
+def test_fixed_budget_reproduces_a_seed() -> None:
+    state = position(["W0", "O1"])
+    moves = {CageSearchAgent(state.game, seed=9, iterations=200).step(state) for _ in range(2)}
+    assert len(moves) == 1
+
+
+def test_analysis_lists_the_best_moves_first() -> None:
+    state = position(MUST_BLOCK)
+    agent = CageSearchAgent(state.game, seed=2)
+    rows = agent.analyse(state, 0.3, top=3)
+    assert 1 <= len(rows) <= 3
+    assert [r.value for r in rows] == sorted((r.value for r in rows), reverse=True)
+    for row in rows:
+        assert row.action in state.legal_actions()
+        assert 0.0 <= row.value <= 1.0
+        assert row.pv[0] == row.text == state.action_to_string(row.action)
+    top = position(WIN_IN_ONE)
+    assert agent.analyse(top, 0.1)[0].solved == "win"
+
+
+def test_threat_playout_completes_a_line_when_it_can() -> None:
+    state = position(WIN_IN_ONE)
+    assert threat_playout(state, random.Random(1), 1) == 1  # type: ignore[arg-type]
+    assert state.returns() == [1.0, -1.0]
+    start = position([])
+    plies = threat_playout(start, random.Random(2), 500)  # type: ignore[arg-type]
+    assert start.is_terminal() and plies == len(start.history())
+
+
+def test_plays_three_and_four_players_and_refuses_other_games() -> None:
+    for game_string in ("cage(players=3)", "cage(players=4)"):
+        state = position(["W0"], game_string)
+        agent = CageSearchAgent(state.game, seed=1, iterations=100)
+        assert agent.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="plays the Cage, not axiom"):
+        CageSearchAgent(load("axiom"), seed=1)
