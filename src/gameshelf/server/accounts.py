@@ -6,7 +6,8 @@ its password. Logging in makes a session: a random token sent once as an HTTP-on
 stored only as its SHA-256, with an expiry. A seat is an account's when a logged-in player joins
 it, or when a guest's browser later proves the seat's token (a *claim*).
 
-The tables (migration ``0004``) are declared here, on the server's one ``Base``.
+The tables (migration ``0004``) are declared here, on the server's one ``Base``; the migrations'
+environment imports this module, so every migrated database's metadata knows them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, MatchRow, SeatRow, as_utc, hash_token, token_matches, utcnow
 from .errors import ServerError
+from .names import normalise_name
 
 if TYPE_CHECKING:
     from .db import Store
@@ -115,8 +117,6 @@ def account_name(name: str) -> tuple[str, str]:
     control or bidi characters, nothing a bot could be taken for); the key also folds case, so
     "Ada" and "ADA" cannot both exist.
     """
-    from .routes.matches import normalise_name  # late: the routes import the hub, which imports us
-
     text = normalise_name(name)
     if text is None:
         raise ServerError("request/invalid", "name: required")

@@ -31,6 +31,7 @@ from .db import Store
 from .errors import ServerError, error_body, http_status
 from .guard import GuardMiddleware, RateLimiter, SocketCounter
 from .hub import Hub
+from .ratings import on_game_over
 from .routes import analysis as analysis_routes
 from .routes import include_routes
 from .routes.pages import static_dir
@@ -68,6 +69,7 @@ def create_app(
         guard = SingleProcessGuard(database_url)
         guard.acquire()  # SQLite: one server process per file
         store = await asyncio.to_thread(Store, database_url)  # migrates the schema
+        store.game_over_hooks.append(on_game_over)  # rated matches: with the game-over
         executor = make_executor(bot_workers)
         hub = Hub(store, executor, limits, catalog, bot_workers)
         app.state.hub = hub

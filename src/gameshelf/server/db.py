@@ -212,6 +212,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.game_over_hooks: list[Callable[[Session, str, list[float] | None], None]] = []
         upgrade_schema(self.engine)
 
     @contextmanager
@@ -329,12 +330,21 @@ class Store:
                 )
                 if move.on_store is not None:
                     move.on_store(session)
+                if move.status == "finished":
+                    self.finished(session, move.match_id, move.result)
                 stored.append(True)
             self._notify(
                 session,
                 [(m.match_id, m.version) for m, ok in zip(moves, stored, strict=True) if ok],
             )
         return stored
+
+    def finished(self, session: Session, match_id: str, result: list[float] | None) -> None:
+        """Call in every transaction that ends a match: runs the game-over hooks in it (the
+        server's app adds ``ratings.settle``: a rated match is rated with its game-over, once,
+        or not at all if the commit fails)."""
+        for hook in self.game_over_hooks:
+            hook(session, match_id, result)
 
     def _notify(self, session: Session, changes: list[tuple[str, int]]) -> None:
         """Tell the other server processes (PostgreSQL ``NOTIFY``, sent at commit): payload
@@ -511,7 +521,3 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
 
-
-# The account tables (migration 0004) are declared with their logic; importing them here puts
-# them on ``Base.metadata`` whichever module is imported first.
-from . import accounts as _accounts  # noqa: E402,F401

@@ -88,6 +88,18 @@ class ServerSettings:
     chat_spectators: int = field(
         default=0, metadata={"help": "1: spectators may read a match's chat (they never write)"}
     )
+    logins_per_minute: float = field(
+        default=10.0,
+        metadata={"help": "log-ins and registrations one address may try per minute (bursts of 5)"},
+    )
+    logins_per_name_per_minute: float = field(
+        default=5.0,
+        metadata={"help": "log-ins one account name may be tried per minute (bursts of 5)"},
+    )
+    session_days: float = field(
+        default=30.0, metadata={"help": "days a log-in session lasts (the cookie's life)"}
+    )
+
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:

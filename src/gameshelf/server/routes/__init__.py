@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from . import live, lobby, matches, pages, social
+from . import accounts, live, lobby, matches, pages, players, social
 
 
 def include_routes(app: FastAPI) -> None:
@@ -12,5 +12,7 @@ def include_routes(app: FastAPI) -> None:
     app.include_router(lobby.router)
     app.include_router(matches.router)
     app.include_router(live.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(social.router)
     app.include_router(pages.router)

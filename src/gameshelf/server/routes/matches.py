@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import re
-import unicodedata
 from datetime import timedelta
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query
-
-from gameshelf.agents import AGENTS
+from fastapi import APIRouter, Depends, Query, Request
 
 from ..clocks import TimeControl
 from ..contract import (
@@ -26,20 +22,24 @@ from ..contract import (
 )
 from ..db import as_utc, utcnow
 from ..deps import get_hub, limit_creates, limit_joins, limit_replays
-from ..errors import ServerError
 from ..hub import Hub
+from ..names import normalise_name
+from . import accounts as account_routes
 
 router = APIRouter(tags=["matches"])
 HubDep = Annotated[Hub, Depends(get_hub)]
-BOT_LIKE = re.compile(r"bot\b|bot[:_\-]", re.IGNORECASE)
 
 
 @router.post("/api/matches", status_code=201, dependencies=[Depends(limit_creates)])
-async def create_match(body: CreateMatchRequest, hub: HubDep) -> MatchSummary:
+async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) -> MatchSummary:
     """Create a match from a game string and seats (default: you against random bots)."""
     seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+    if body.rated:  # accounts only, and only bots with a published rating
+        await account_routes.before_create(request, body.game, seats)
     control = None if body.clock is None else TimeControl.of_request(body.clock)
     runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
+    if body.rated:
+        await account_routes.after_create(request, runtime.id)
     return MatchSummary(**hub.summary(runtime))
 
 
@@ -84,9 +84,14 @@ async def get_match(match_id: str, hub: HubDep) -> MatchSummary:
 
 
 @router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])
-async def join(match_id: str, body: JoinRequest, hub: HubDep) -> JoinResponse:
+async def join(
+    match_id: str, body: JoinRequest, hub: HubDep, request: Request
+) -> JoinResponse:
     """Take a free seat; the answer holds the seat's secret token (keep it private)."""
-    seat, token = await hub.join(match_id, body.seat, normalise_name(body.name))
+    name = normalise_name(body.name)
+    account = await account_routes.before_join(request, match_id, name)  # None: a guest
+    seat, token = await hub.join(match_id, body.seat, name if account is None else account.name)
+    await account_routes.after_join(request, match_id, seat, account)
     return JoinResponse(match=match_id, seat=seat, token=token)
 
 
@@ -126,29 +131,3 @@ async def seat_replay(match_id: str, body: ReplayRequest, hub: HubDep) -> Replay
 async def match_data(match_id: str, hub: HubDep) -> MatchData:
     """Game data the match's views refer to (AXIA: the card set it was created with)."""
     return MatchData(**hub.match_data(await hub.runtime(match_id)))
-
-
-def normalise_name(name: str | None) -> str | None:
-    """A player's display name, normalised (NFKC, single spaces) and checked.
-
-    Control, format (bidi) and private-use characters are refused, and so are names that would
-    pass for a bot ("bot …", or a bot's name): bots are marked by the server, never by a name.
-    """
-    if name is None:
-        return None
-    text = " ".join(unicodedata.normalize("NFKC", name).split())
-    if not text:
-        return None
-    for char in text:
-        if unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"):
-            raise ServerError(
-                "request/invalid",
-                f"name: character U+{ord(char):04X} is not allowed in a player name",
-            )
-    if len(text) > 32:
-        raise ServerError("request/invalid", "name: at most 32 characters")
-    if BOT_LIKE.match(text) or text.lower() in AGENTS:
-        raise ServerError(
-            "request/invalid", f"name: {text!r} could be mistaken for a bot; choose another"
-        )
-    return text

@@ -1,0 +1,197 @@
+"""Ratings of people per game and player count, from finished rated matches.
+
+The model is openskill's Plackett-Luce, as the arena uses (``gameshelf.arena.ratings``), so a
+3–4 player Cage or AXIA match rates by placement. Bots have fixed, published ratings: the arena's
+numbers from ``docs/strength.md`` (:data:`BOT_RATINGS`); a person is rated against them and they
+never move. :func:`settle` runs inside the transaction that stores the game-over, so a match is
+rated exactly once, with its result, or not at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .accounts import RatedMatchRow, RatingChangeRow, RatingRow, SeatAccountRow
+from .db import MatchRow, SeatRow, utcnow
+from .errors import ServerError
+
+# (game, players) -> bot -> (mu, sigma): docs/strength.md, the arena run where the bot met its
+# strongest measured opponent (two players: random from "hard vs random", greedy and hard from
+# "hard vs greedy"; three and four players: the one table of that size). Bots not listed for a
+# game and player count have no published rating and cannot sit in a rated match of it.
+BOT_RATINGS: dict[tuple[str, int], dict[str, tuple[float, float]]] = {
+    ("axiom", 2): {"random": (10.08, 6.26), "greedy": (17.27, 5.50), "hard": (32.73, 5.50)},
+    ("cage", 2): {"random": (10.08, 6.26), "greedy": (17.56, 6.00), "hard": (32.44, 6.00)},
+    ("axia", 2): {"random": (10.08, 6.26), "greedy": (15.27, 5.92), "hard": (34.73, 5.92)},
+    ("cage", 3): {
+        "hard": (42.79, 6.27),
+        "medium": (27.56, 5.76),
+        "greedy": (15.32, 5.40),
+        "random": (14.53, 5.35),
+    },
+    ("cage", 4): {
+        "hard": (34.14, 7.55),
+        "greedy": (23.00, 7.40),
+        "medium": (22.43, 7.37),
+        "random": (20.51, 7.37),
+    },
+    ("axia", 3): {"hard": (38.17, 7.51), "greedy": (25.13, 6.99), "random": (12.40, 7.11)},
+}
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One seat's rating before and after a rated match."""
+
+    seat: int
+    account_id: int
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+def game_of(game_string: str) -> str:
+    """The registered game a match's game string names (``cage(players=3)`` -> ``cage``)."""
+    found = GAME_NAME.match(game_string)
+    return found.group(0) if found else game_string[:16]
+
+
+def check_rated_seats(game: str, seats: Sequence[dict[str, Any]]) -> None:
+    """Refuse a rated match that could not be rated: it needs two seats or more, a human seat,
+    and only bots with a published rating for this game and player count."""
+    players = len(seats)
+    if players < 2:
+        raise ServerError("request/invalid", "rated: a rated match needs two seats or more")
+    if not any(seat.get("kind") == "human" for seat in seats):
+        raise ServerError("request/invalid", "rated: a rated match needs a human seat")
+    published = BOT_RATINGS.get((game, players), {})
+    for index, seat in enumerate(seats):
+        if seat.get("kind") == "bot":
+            agent = str(seat.get("agent") or "random")
+            if agent not in published:
+                allowed = ", ".join(sorted(published)) or "none"
+                raise ServerError(
+                    "request/invalid",
+                    f"rated: seat {index}: bot {agent!r} has no published rating for {game} "
+                    f"with {players} players (rated bots: {allowed})",
+                )
+
+
+def rate(ratings: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """openskill Plackett-Luce, one player per team: the new (mu, sigma) of each seat."""
+    from openskill.models import PlackettLuce  # late: only the server's game-overs need it
+
+    model = PlackettLuce()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    new = model.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in new]
+
+
+def default_rating() -> tuple[float, float]:
+    """A new person's rating: openskill's default (mu 25, sigma 25/3)."""
+    return 25.0, 25.0 / 3.0
+
+
+def placements(result: Sequence[float]) -> list[int]:
+    """Rank of each seat, 1 = best, equal results sharing a rank (the arena's rule; it is not
+    imported from there because the arena package pulls in its tournament machinery)."""
+    return [1 + sum(1 for other in result if other > mine) for mine in result]
+
+
+def forfeit_ranks(result: Sequence[float], forfeits: Iterable[int]) -> list[int]:
+    """Placements from the result, with every seat that abandoned placed last (a loss)."""
+    out = set(forfeits)
+    ranks = placements(list(result))
+    return [len(ranks) + 1 if seat in out else rank for seat, rank in enumerate(ranks)]
+
+
+def settle(
+    session: Session,
+    match_id: str,
+    result: Sequence[float] | None,
+    forfeits: Iterable[int] = (),
+) -> list[Change]:
+    """Apply a finished match's result to its players' ratings, in the caller's transaction.
+
+    Does nothing for an unrated match or one already settled (so a replayed or repeated
+    game-over never counts twice). A rated match whose human seats are not all held by
+    distinct accounts, or that seats a bot without a published rating, is settled without
+    changes. ``forfeits`` are seats that abandoned the match: each counts as a loss.
+    """
+    rated = session.get(RatedMatchRow, match_id, with_for_update=True)
+    if rated is None or rated.settled is not None:
+        return []
+    rated.settled = utcnow()
+    match = session.get(MatchRow, match_id)
+    if match is None or result is None:
+        return []
+    seats = session.scalars(
+        select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
+    ).all()
+    holders = {
+        row.seat: row.account_id
+        for row in session.scalars(
+            select(SeatAccountRow).where(SeatAccountRow.match_id == match_id)
+        )
+    }
+    game, players = game_of(match.game), len(seats)
+    published = BOT_RATINGS.get((game, players), {})
+    if players < 2 or len(result) != players:
+        return []
+    before: list[tuple[float, float]] = []
+    accounts: dict[int, int] = {}
+    for seat in seats:
+        if seat.kind == "bot":
+            fixed = published.get(seat.agent or "")
+            if fixed is None:
+                return []
+            before.append(fixed)
+            continue
+        account_id = holders.get(seat.seat)
+        if account_id is None or account_id in accounts.values():
+            return []  # a guest seat, or one account on two seats: nothing to rank
+        accounts[seat.seat] = account_id
+        row = session.get(RatingRow, (account_id, game, players))
+        before.append(default_rating() if row is None else (row.mu, row.sigma))
+    after = rate(before, forfeit_ranks(result, forfeits))
+    now = utcnow()
+    changes = []
+    for seat_number, account_id in accounts.items():
+        old, new = before[seat_number], after[seat_number]
+        row = session.get(RatingRow, (account_id, game, players))
+        if row is None:
+            row = RatingRow(account_id=account_id, game=game, players=players, games=0)
+            session.add(row)
+        row.mu, row.sigma, row.games, row.updated = new[0], new[1], row.games + 1, now
+        session.add(
+            RatingChangeRow(
+                match_id=match_id,
+                seat=seat_number,
+                account_id=account_id,
+                game=game,
+                players=players,
+                mu_before=old[0],
+                sigma_before=old[1],
+                mu_after=new[0],
+                sigma_after=new[1],
+                created=now,
+            )
+        )
+        changes.append(Change(seat_number, account_id, old, new))
+    return changes
+
+
+def on_game_over(session: Session, match_id: str, result: list[float] | None) -> None:
+    """The store's game-over hook (``Store.game_over_hooks``): :func:`settle` the match."""
+    settle(session, match_id, result)
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating shown to people: mu - 3 sigma (as the arena reports it)."""
+    return mu - 3 * sigma

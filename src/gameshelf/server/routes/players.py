@@ -1,0 +1,180 @@
+"""Players: the page of an account (games, ratings, games waiting for them) and who holds
+which seat of a match."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path
+from fastapi.responses import FileResponse, HTMLResponse
+from sqlalchemy import select
+
+from ..accounts import AccountRow, AccountStore, RatedMatchRow, RatingRow, SeatAccountRow
+from ..contract import MatchPlayers, PlayerGame, PlayerPage, PlayerRating, SeatHolder
+from ..db import MatchRow, as_utc
+from ..deps import get_hub
+from ..errors import ServerError
+from ..hub import MATCH_ID_RE, Hub
+from ..ratings import game_of, ordinal
+from .accounts import get_accounts
+from .pages import index
+
+router = APIRouter(tags=["players"])
+GAMES_SHOWN = 100
+NameParam = Annotated[str, Path(max_length=64)]
+
+
+@dataclass(frozen=True)
+class _Held:
+    match_id: str
+    game: str
+    seat: int
+    status: str
+    result: list[float] | None
+    result_text: str | None
+    created: str
+    rated: bool
+
+
+def outcome(result: list[float] | None, seat: int) -> str | None:
+    """``win``, ``draw`` or ``loss`` of ``seat`` (the arena's rule: best and not all equal is a
+    win, all equal a draw, anyone better a loss); None before the end."""
+    if not result or seat >= len(result):
+        return None
+    mine = result[seat]
+    if all(r == mine for r in result):
+        return "draw"
+    return "loss" if any(r > mine for r in result) else "win"
+
+
+def _player_rows(
+    accounts: AccountStore, name: str
+) -> tuple[str, str, list[RatingRow], list[_Held]] | None:
+    """The account, its ratings and its newest seats (blocking)."""
+    found = accounts.find(name)
+    if found is None:
+        return None
+    with accounts.store.session() as session:
+        account = session.get(AccountRow, found.id)
+        if account is None:
+            return None
+        ratings = list(
+            session.scalars(
+                select(RatingRow)
+                .where(RatingRow.account_id == found.id)
+                .order_by(RatingRow.game, RatingRow.players)
+            )
+        )
+        rows = session.execute(
+            select(SeatAccountRow.seat, MatchRow, RatedMatchRow.match_id)
+            .join(MatchRow, MatchRow.id == SeatAccountRow.match_id)
+            .outerjoin(RatedMatchRow, RatedMatchRow.match_id == MatchRow.id)
+            .where(SeatAccountRow.account_id == found.id)
+            .order_by(MatchRow.created.desc())
+            .limit(GAMES_SHOWN)
+        ).all()
+        held = [
+            _Held(
+                match.id,
+                match.game,
+                seat,
+                match.status,
+                match.result,
+                match.result_text,
+                as_utc(match.created).isoformat(),
+                rated is not None,
+            )
+            for seat, match, rated in rows
+        ]
+        return account.name, as_utc(account.created).isoformat(), ratings, held
+
+
+async def _to_move(hub: Hub, match_id: str) -> int | None:
+    """The seat to move in a running match (None if it cannot be loaded)."""
+    try:
+        runtime = await hub.runtime(match_id)
+    except ServerError:
+        return None
+    if runtime.status != "running":
+        return None
+    player: int = runtime.state.current_player()
+    return player
+
+
+@router.get("/api/players/{name}")
+async def player(
+    name: NameParam,
+    hub: Annotated[Hub, Depends(get_hub)],
+    accounts: Annotated[AccountStore, Depends(get_accounts)],
+) -> PlayerPage:
+    """A player's page: ratings per game and player count, newest games first, and the
+    running games where it is their turn."""
+    found = await asyncio.to_thread(_player_rows, accounts, name)
+    if found is None:
+        raise ServerError("player/not-found", f"no player called {name[:64]!r}")
+    display, created, ratings, held = found
+    games = []
+    for item in held:
+        to_move = await _to_move(hub, item.match_id) if item.status == "running" else None
+        games.append(
+            PlayerGame(
+                match=item.match_id,
+                game=item.game,
+                name=game_of(item.game),
+                seat=item.seat,
+                status=item.status,  # type: ignore[arg-type]
+                outcome=outcome(item.result, item.seat) if item.status == "finished" else None,  # type: ignore[arg-type]
+                result_text=item.result_text,
+                date=item.created,
+                rated=item.rated,
+                your_turn=to_move == item.seat,
+            )
+        )
+    return PlayerPage(
+        name=display,
+        created=created,
+        ratings=[
+            PlayerRating(
+                game=r.game,
+                players=r.players,
+                mu=r.mu,
+                sigma=r.sigma,
+                rating=ordinal(r.mu, r.sigma),
+                games=r.games,
+            )
+            for r in ratings
+        ],
+        games=games,
+        your_turn=[g for g in games if g.your_turn],
+    )
+
+
+@router.get("/api/matches/{match_id}/players")
+async def match_players(
+    match_id: str,
+    hub: Annotated[Hub, Depends(get_hub)],
+    accounts: Annotated[AccountStore, Depends(get_accounts)],
+) -> MatchPlayers:
+    """Whether a match is rated and which of its seats accounts hold."""
+    if not MATCH_ID_RE.fullmatch(match_id):
+        raise ServerError("match/not-found", "no such match")
+    runtime = await hub.runtime(match_id)
+    holders, rated = await asyncio.to_thread(_holders, accounts, match_id)
+    return MatchPlayers(
+        match=match_id,
+        rated=rated,
+        seats=[SeatHolder(seat=s.seat, account=holders.get(s.seat)) for s in runtime.seats],
+    )
+
+
+def _holders(accounts: AccountStore, match_id: str) -> tuple[dict[int, str], bool]:
+    holders = {seat: account.name for seat, account in accounts.seat_holders(match_id).items()}
+    return holders, accounts.is_rated(match_id)
+
+
+@router.get("/players/{name}", response_model=None, include_in_schema=False)
+async def player_page(name: NameParam) -> FileResponse | HTMLResponse:
+    """The player page is drawn by the browser table (its single page)."""
+    return await index()
