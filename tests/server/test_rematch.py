@@ -1,0 +1,102 @@
+"""Rematch with seats swapped: every human must ask; the new match keeps the game string and
+the clock, each player sits one place on, holding the new seat with the same token."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from gameshelf.server.client import Lobby, SeatClient
+
+from .conftest import RunningServer
+
+
+def _flagged_match(lobby: Lobby, seats: list[dict[str, Any]], game: str = "cage") -> str:
+    """A match on a 1.2-second clock, its humans seated (Ann first), left to flag."""
+    body = {"game": game, "seats": seats, "clock": {"mode": "realtime", "minutes": 0.02}}
+    match_id = str(lobby._call("POST", "/api/matches", json=body)["id"])
+    return match_id
+
+
+def _wait_finished(lobby: Lobby, match_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        summary = lobby.match(match_id)
+        if summary["status"] == "finished":
+            return summary
+        time.sleep(0.05)
+    raise AssertionError("the match did not finish")
+
+
+def _rematch_frame(table: SeatClient, check: Any = lambda frame: True) -> dict[str, Any]:
+    """The first rematch frame received (so far or next) that passes ``check``."""
+    seen = 0
+    while True:
+        for message in table.received[seen:]:
+            if message.get("type") == "rematch" and check(message):
+                return message
+        seen = len(table.received)
+        table.receive(5.0)
+
+
+def test_both_players_agree_and_swap_seats(server: RunningServer, lobby: Lobby) -> None:
+    match_id = _flagged_match(lobby, [{"kind": "human"}, {"kind": "human"}])
+    ann = lobby.join(match_id, 0, "Ann")["token"]
+    bo = lobby.join(match_id, 1, "Bo")["token"]
+    with (
+        SeatClient(server.url, match_id, [ann]) as table_ann,
+        SeatClient(server.url, match_id, [bo]) as table_bo,
+    ):
+        early = table_ann.request({"type": "rematch", "seat": 0})
+        assert early["code"] == "match/not-finished"
+        table_ann.wait_for(lambda s: s["status"] == "finished")
+        first = table_ann.request({"type": "rematch", "seat": 0})
+        assert (first["offers"], first["next"]) == ([0], None)
+        assert _rematch_frame(table_bo)["offers"] == [0]  # Bo hears Ann's wish
+        assert table_bo.request({"type": "rematch", "seat": 0})["code"] == "auth/bad-token"
+        second = table_bo.request({"type": "rematch", "seat": 1})
+        new_id = second["next"]
+        assert new_id and new_id != match_id and second["seat_map"] == [1, 0]
+        assert _rematch_frame(table_ann, lambda f: f["next"])["next"] == new_id
+        again = table_ann.request({"type": "rematch", "seat": 0})
+        assert again["next"] == new_id  # one rematch only, however often asked
+    rematch = lobby.match(new_id)
+    assert rematch["status"] == "running" and rematch["game"] == "cage"
+    assert [s["name"] for s in rematch["seats"]] == ["Bo", "Ann"]
+    assert rematch["clock"]["initial_ms"] == 1200 and rematch["clock"]["running"] == 0
+    with (
+        SeatClient(server.url, new_id, [ann]) as table_ann,
+        SeatClient(server.url, new_id, [bo]) as table_bo,
+    ):
+        assert table_ann.seats == [1] and table_bo.seats == [0]  # the same tokens, swapped
+        table_bo.move(0, table_bo.state["seats"]["0"]["legal_moves"][0])
+    with SeatClient(server.url, match_id, [ann]) as late:
+        assert _rematch_frame(late)["next"] == new_id  # a returning player learns of it
+
+
+def test_an_offer_can_be_withdrawn(server: RunningServer, lobby: Lobby) -> None:
+    match_id = _flagged_match(lobby, [{"kind": "human"}, {"kind": "human"}])
+    ann = lobby.join(match_id, 0)["token"]
+    lobby.join(match_id, 1)
+    _wait_finished(lobby, match_id)
+    with SeatClient(server.url, match_id, [ann]) as table:
+        assert table.request({"type": "rematch", "seat": 0})["offers"] == [0]
+        withdrawn = table.request({"type": "rematch", "seat": 0, "accept": False})
+        assert (withdrawn["offers"], withdrawn["next"]) == ([], None)
+
+
+def test_against_a_bot_one_wish_is_enough_and_the_bot_moves_over(
+    server: RunningServer, lobby: Lobby
+) -> None:
+    match_id = _flagged_match(lobby, [{"kind": "human"}, {"kind": "bot", "agent": "random"}])
+    ann = lobby.join(match_id, 0)["token"]
+    _wait_finished(lobby, match_id)
+    with SeatClient(server.url, match_id, [ann]) as table:
+        new_id = table.request({"type": "rematch", "seat": 0})["next"]
+    rematch = lobby.match(new_id)
+    assert [s["kind"] for s in rematch["seats"]] == ["bot", "human"]
+    assert rematch["seats"][0]["agent"] == "random"
+    with SeatClient(server.url, new_id, [ann]) as table:
+        assert table.seats == [1]
+        state = table.wait_for_turn(1)  # the bot, now first, has moved
+        assert state["plies"] >= 1
