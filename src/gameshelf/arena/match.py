@@ -10,6 +10,7 @@ from gameshelf.agents import make_agent
 from gameshelf.core.record import now_iso, record_from_state
 from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed, make_rng
+from gameshelf.games.axia import AxiaState
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,10 @@ def play_match(spec: MatchSpec) -> MatchResult:
     names = [f"{name} (seat {seat})" for seat, name in enumerate(spec.seats)]
     record = record_from_state(state, names, seed=spec.seed, started=started)
     extra: dict[str, Any] = {}
-    if game.spec.name == "axia":
-        extra["scores"] = [state.score_sheet(p)["total"] for p in range(players)]  # type: ignore[attr-defined]
+    if isinstance(state, AxiaState):  # scored game: the tables show mean scores and ranks
+        extra["scores"] = [state.score_sheet(p)["total"] for p in range(players)]
         if players == 1:
-            extra["rank"] = state.solo_rank()  # type: ignore[attr-defined]
+            extra["rank"] = state.solo_rank()
     return MatchResult(
         spec=spec,
         returns=state.returns(),
