@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import gameshelf
-from gameshelf.games.cage.rules import CageState, line_colours
+from gameshelf.games.cage.board import line_colours
+from gameshelf.games.cage.rules import CageState
 from gameshelf.rl.jax.cage import CageEnv, cells, random_legal_actions
 
 
@@ -150,8 +151,8 @@ def test_bitboard_lines_are_exactly_the_engine_lines() -> None:
 
 
 def test_bitboard_twists_flip_and_gravity_match_the_geometry_tables() -> None:
+    from gameshelf.games.cage.board import flipped, settle, twisted
     from gameshelf.games.cage.geometry import TWIST_SOURCES
-    from gameshelf.games.cage.rules import flipped, settle, twisted
     from gameshelf.rl.jax.cage import TWIST_BASE
 
     env = CageEnv(players=2)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from gameshelf.games.cage.board import flipped, settle, twisted
 from gameshelf.games.cage.geometry import CELLS, LINES, LINES_THROUGH, RING, cell
-from gameshelf.games.cage.rules import flipped, settle, twisted
 
 
 def _kind(line: tuple[int, int, int]) -> str:
@@ -87,8 +87,8 @@ def test_settle_packs_every_column_to_the_bottom() -> None:
 def test_fast_twist_agrees_with_the_reference_permutation_then_settle() -> None:
     import random
 
+    from gameshelf.games.cage.board import column_heights
     from gameshelf.games.cage.geometry import TWIST_SOURCES
-    from gameshelf.games.cage.rules import column_heights
 
     rng = random.Random(5)
     for _ in range(2000):

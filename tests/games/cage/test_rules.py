@@ -8,8 +8,9 @@ import pytest
 
 import gameshelf
 from gameshelf.core.errors import IllegalMove
+from gameshelf.games.cage.board import flipped, line_colours, twisted
 from gameshelf.games.cage.geometry import RING, cell
-from gameshelf.games.cage.rules import CageState, flipped, line_colours, twisted
+from gameshelf.games.cage.rules import CageState
 
 from .conftest import cage_state, from_position
 

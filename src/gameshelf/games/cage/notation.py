@@ -1,8 +1,7 @@
-"""Cage notation and action ids.
+"""Cage notation: action id <-> text.
 
 Drop ``R3`` (a red cubie into column 3), twist ``T1+`` / ``T1-`` (layer 1, direction), flip ``F``.
-Action ids: drop of colour ``c`` into column ``col`` is ``8*c + col`` (0..47); twist ``(z, d)``
-is ``48 + 2*z + (0 if d == +1 else 1)`` (48..53); flip is 54.
+The ids themselves are laid out in :mod:`.actions`.
 """
 
 from __future__ import annotations
@@ -11,33 +10,10 @@ import re
 
 from gameshelf.core.errors import InvalidMove
 
+from .actions import DROP_ACTIONS, FLIP, NUM_ACTIONS, TWIST_BASE, drop_action, twist_action
 from .geometry import COLOURS, RING, TWISTS
 
-DROP_ACTIONS = len(COLOURS) * RING
-TWIST_BASE = DROP_ACTIONS
-FLIP = TWIST_BASE + len(TWISTS)
-NUM_ACTIONS = FLIP + 1
-
 _MOVE_RE = re.compile(r"^(?:([WYROBG])([0-7])|T([0-2])([+-])|(F))$")
-
-
-def drop_action(colour: int, column: int) -> int:
-    """Action id of dropping ``colour`` into ``column``."""
-    return RING * colour + column
-
-
-def twist_action(layer: int, direction: int) -> int:
-    """Action id of a quarter turn of ``layer`` in ``direction`` (+1 or -1)."""
-    return TWIST_BASE + 2 * layer + (0 if direction == 1 else 1)
-
-
-def inverse_action(action: int) -> int:
-    """The move that syntactically reverses ``action`` (``-1`` for a drop: nothing)."""
-    if action < TWIST_BASE:
-        return -1
-    if action == FLIP:
-        return FLIP
-    return action ^ 1  # TWIST_BASE is even: (z, +) and (z, -) differ in the lowest bit
 
 
 def action_to_text(action: int) -> str:

@@ -11,20 +11,23 @@
 - with ``no_reverse=semantic`` after a twist or flip, the board before that move (same column
   syntax), since the forbidden moves are defined by it.
 
-The repetition count starts afresh from a position read this way.
+The repetition count starts afresh from a position read this way (the state module counts it).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from gameshelf.core.errors import InvalidMove, InvalidPosition
 
+from .actions import DROP_ACTIONS, NO_MOVE, TWIST_BASE
+from .board import column_heights, line_colours, open_mask
 from .geometry import CELLS, COLOURS, LAYERS, RING
-from .notation import DROP_ACTIONS, TWIST_BASE, action_to_text, text_to_action
+from .notation import action_to_text, text_to_action
 
 if TYPE_CHECKING:
-    from .rules import CageGame, CageState
+    from .rules import CageState
 
 
 def format_columns(board: list[int], heights: list[int]) -> str:
@@ -50,7 +53,7 @@ def format_position(state: CageState) -> str:
         _status(state),
     ]
     if state.prev_board is not None:
-        fields.append(format_columns(state.prev_board, _heights(state.prev_board)))
+        fields.append(format_columns(state.prev_board, column_heights(state.prev_board)))
     return " ".join(fields)
 
 
@@ -59,10 +62,6 @@ def _status(state: CageState) -> str:
         return "*"
     winners = [str(p) for p, value in enumerate(state.outcome) if value > 0]
     return "+" + ",".join(winners) if winners else "="
-
-
-def _heights(board: list[int]) -> list[int]:
-    return [sum(1 for z in range(LAYERS) if board[RING * z + r]) for r in range(RING)]
 
 
 def parse_columns(text: str, allowed: set[int]) -> list[int]:
@@ -87,10 +86,11 @@ def parse_columns(text: str, allowed: set[int]) -> list[int]:
     return board
 
 
-def parse_position(game: CageGame, text: str) -> CageState:
-    """Read a position string; :class:`InvalidPosition` names the first problem found."""
-    from .rules import CageState, line_colours, open_mask
+def parse_position(state: CageState, text: str) -> CageState:
+    """Read a position string into ``state``, a fresh initial state of the game it belongs to.
 
+    :class:`InvalidPosition` names the first problem found (the caller then drops ``state``).
+    """
     if not isinstance(text, str):
         raise InvalidPosition("a position must be text")
     fields = text.split()
@@ -99,11 +99,10 @@ def parse_position(game: CageGame, text: str) -> CageState:
             f"a Cage position has 6 fields (columns left to-move last ply status) and an "
             f"optional 7th, not {len(fields)}: {text!r}"
         )
-    config = game.config
+    config = state.game.config
     in_play = set(config.colours_in_play)
-    state = CageState(game)
     state.board = parse_columns(fields[0], in_play)
-    state.heights = _heights(state.board)
+    state.heights = column_heights(state.board)
     state.open = open_mask(state.heights)
     state.left = _parse_left(fields[1], config.colours_in_play, config.stock, state.board)
     state.player = _parse_int(fields[2], "player to move", 0, config.players - 1)
@@ -122,9 +121,6 @@ def parse_position(game: CageGame, text: str) -> CageState:
             "a 7th field: the board before that move"
         )
     state.outcome = _parse_status(fields[5], state, line_colours(state.board))
-    state.seen = {}
-    state._history = []
-    state._count_position()
     return state
 
 
@@ -142,8 +138,6 @@ def _parse_left(
     text: str, colours: tuple[int, ...], stock: tuple[int, ...], board: list[int]
 ) -> list[int]:
     expected = "".join(f"{COLOURS[c]}(\\d+)" for c in colours)
-    import re
-
     match = re.fullmatch(expected, text.upper())
     if match is None:
         wanted = "".join(f"{COLOURS[c]}n" for c in colours)
@@ -164,7 +158,7 @@ def _parse_left(
 
 def _parse_last(text: str) -> int:
     if text == "-":
-        return -1
+        return NO_MOVE
     try:
         return text_to_action(text)
     except InvalidMove as exc:
@@ -178,7 +172,7 @@ def _parse_status(text: str, state: CageState, colours: set[int]) -> list[float]
     if colours:
         mover = (state.player - 1) % players
         owners = {state.game.owner[c] for c in colours}
-        derived = state._line_outcome(mover, owners)
+        derived = state.line_outcome(mover, owners)
         if text == "*":
             raise InvalidPosition("the board shows a line, so the game cannot be in play")
         if _status_values(text, players) != derived:

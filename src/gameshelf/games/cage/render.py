@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .actions import TWIST_BASE, inverse_action
+from .board import winning_lines
 from .geometry import COLOURS, LAYERS, RING, face_columns
-from .notation import TWIST_BASE, action_to_text, inverse_action
+from .notation import action_to_text
 
 if TYPE_CHECKING:
     from .rules import CageState
@@ -86,8 +88,6 @@ def render_net(board: list[int], marked: set[int] | None = None, color: bool = F
 
 def render_state(state: CageState, color: bool = False) -> str:
     """Net of the board plus the players' colours, cubies left, last move and status."""
-    from .rules import winning_lines
-
     marked = {i for line in winning_lines(state.board) for i in line}
     lines = [render_net(state.board, marked, color), ""]
     config = state.game.config

@@ -1,7 +1,9 @@
-"""Rules of the Rubik's Cage as in ``docs/games/cage.md``: drops, twists, flips, gravity, lines.
+"""Rules of the Rubik's Cage as in ``docs/games/cage.md``: the game and its states.
 
-The board is a list of 24 ints, ``board[8*z + r]`` = colour + 1 (0 = empty); columns are always
-bottom-packed, so ``heights[r]`` says how many cubies column ``r`` holds.
+The state module of the package: it plays drops, twists and flips with the board transitions of
+:mod:`.board` and the id tables of :mod:`.actions`, and decides lines, draws and the no-reverse
+rule. Options come resolved from :mod:`.options`; text forms live in :mod:`.notation`,
+:mod:`.position`, :mod:`.view` and :mod:`.render`, none of which imports this module at run time.
 """
 
 from __future__ import annotations
@@ -14,125 +16,27 @@ from gameshelf.core.errors import GameOver
 from gameshelf.core.game import TERMINAL, Game, State
 from gameshelf.core.spec import GameSpec
 
-from .geometry import (
-    CELLS,
-    COLOURS,
-    FLIP_COLUMN,
-    LAYERS,
-    LINES,
-    LINES_THROUGH,
-    RING,
-    TWISTS,
-)
-from .notation import (
+from .actions import (
     DROP_ACTIONS,
+    DROPS_BY_MASK,
     FLIP,
+    INVERSE,
+    NO_MOVE,
     NUM_ACTIONS,
+    TURNS,
     TWIST_BASE,
-    action_to_text,
     inverse_action,
-    text_to_action,
+    result_of,
 )
+from .board import Board, flipped, line_colours, open_mask, twisted
+from .geometry import CELLS, COLOURS, LAYERS, LINES_THROUGH, RING
+from .notation import action_to_text, text_to_action
 from .options import OPTIONS, CageConfig, make_config
+from .position import format_position, parse_position
+from .render import render_state
+from .view import make_view
 
 RULES_VERSION = "cage-1"
-TURNS = (*range(TWIST_BASE, FLIP), FLIP)
-DROPS_BY_MASK: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(RING * colour + r for r in range(RING) if mask >> r & 1) for mask in range(256))
-    for colour in range(len(COLOURS))
-)
-"""Drop actions of each colour for each set of open columns (bit r = column r open)."""
-NO_MOVE = -1
-INVERSE: tuple[int, ...] = tuple(inverse_action(a) for a in range(NUM_ACTIONS))
-"""``inverse_action`` of every action id, looked up."""
-
-Board = list[int]
-
-
-def settle(board: Board) -> list[int]:
-    """Let every cubie fall to the bottom of its column (in place); return the heights."""
-    heights = [0] * RING
-    for r in range(RING):
-        values = [board[r], board[RING + r], board[2 * RING + r]]
-        stacked = [v for v in values if v]
-        heights[r] = len(stacked)
-        if stacked != values[: len(stacked)]:
-            stacked += [0] * (LAYERS - len(stacked))
-            board[r], board[RING + r], board[2 * RING + r] = stacked
-    return heights
-
-
-def twisted(board: Board, twist_index: int) -> tuple[Board, list[int]]:
-    """Board and heights after twist ``TWISTS[twist_index]`` and settling."""
-    layer, direction = TWISTS[twist_index]
-    base = RING * layer
-    old = board[base : base + RING]
-    shift = 2 if direction == 1 else RING - 2  # new[r] = old[r - shift]
-    new = board[:]
-    new[base : base + RING] = old[-shift:] + old[:-shift]
-    # Only a hole under a cubie, or a cubie over a hole, in the turned layer needs settling.
-    for r in range(RING):
-        bottom, middle, top = new[r], new[RING + r], new[2 * RING + r]
-        if (not bottom and (middle or top)) or (not middle and top):
-            stacked = [v for v in (bottom, middle, top) if v] + [0, 0]
-            new[r], new[RING + r], new[2 * RING + r] = stacked[0], stacked[1], stacked[2]
-    return new, column_heights(new)
-
-
-def column_heights(board: Board) -> list[int]:
-    """Cubies per column of a bottom-packed board."""
-    return [
-        3 if board[2 * RING + r] else 2 if board[RING + r] else 1 if board[r] else 0
-        for r in range(RING)
-    ]
-
-
-def open_mask(heights: list[int]) -> int:
-    """Bit ``r`` set when column ``r`` can take a drop."""
-    mask = 0
-    for r in range(RING):
-        if heights[r] < LAYERS:
-            mask |= 1 << r
-    return mask
-
-
-def flipped(board: Board, heights: list[int]) -> tuple[Board, list[int]]:
-    """Board and heights after turning the cage upside down (already settled)."""
-    new = [0] * CELLS
-    new_heights = [0] * RING
-    for r in range(RING):
-        height = heights[r]
-        target = FLIP_COLUMN[r]
-        new_heights[target] = height
-        for z in range(height):
-            new[RING * z + target] = board[RING * (height - 1 - z) + r]
-    return new, new_heights
-
-
-def result_of(board: Board, heights: list[int], action: int) -> Board:
-    """The settled board a twist or flip would produce (no state change)."""
-    if action == FLIP:
-        return flipped(board, heights)[0]
-    return twisted(board, action - TWIST_BASE)[0]
-
-
-def line_colours(board: Board) -> set[int]:
-    """Colours (0-based) that own at least one monochrome line."""
-    found = set()
-    for a, b, c in LINES:
-        value = board[a]
-        if value and value == board[b] and value == board[c]:
-            found.add(value - 1)
-    return found
-
-
-def winning_lines(board: Board) -> list[tuple[int, int, int]]:
-    """Every monochrome line on the board (for highlighting)."""
-    return [
-        line
-        for line in LINES
-        if board[line[0]] and board[line[0]] == board[line[1]] == board[line[2]]
-    ]
 
 
 class CageGame(Game):
@@ -184,10 +88,12 @@ class CageGame(Game):
         return CageState(self)
 
     def state_from_position(self, text: str) -> CageState:
-        """Read a position string (see ``docs/games/cage.md``)."""
-        from .position import parse_position
-
-        return parse_position(self, text)
+        """Read a position string (``docs/games/cage.md``); the repetition count starts afresh."""
+        state = parse_position(CageState(self), text)
+        state.seen.clear()
+        state._history.clear()
+        state._count_position()
+        return state
 
 
 class CageState(State):
@@ -271,45 +177,18 @@ class CageState(State):
 
     def position(self) -> str:
         """The position string (see ``docs/games/cage.md``)."""
-        from .position import format_position
-
         return format_position(self)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Everything (the Cage has no hidden information), structured for tables and clients.
 
-        ``columns[r]`` lists colour letters bottom to top; ``winning_cells`` are ``[r, z]`` pairs.
+        ``columns[r]`` lists colour letters bottom to top; ``winning_cells`` are ``[r, z]`` pairs
+        (see :func:`.view.make_view`).
         """
-        config = self.game.config
-        columns = [
-            [COLOURS[self.board[RING * z + r] - 1] for z in range(self.heights[r])]
-            for r in range(RING)
-        ]
-        forbidden = []
-        if self.outcome is None and self.last >= TWIST_BASE and config.no_reverse != "off":
-            candidates = [*range(TWIST_BASE, FLIP), FLIP]
-            forbidden = [action_to_text(a) for a in sorted(self._forbidden(candidates))]
-        return {
-            "game": self.game.game_string,
-            "position": self.position(),
-            "players": config.players,
-            "colours": [[COLOURS[c] for c in owned] for owned in config.colours],
-            "columns": columns,
-            "left": {COLOURS[c]: self.left[c] for c in config.colours_in_play},
-            "to_move": self.current_player(),
-            "ply": self.ply,
-            "last_move": action_to_text(self.last) if self.last >= 0 else None,
-            "forbidden": forbidden,
-            "winning_cells": sorted(
-                [i % RING, i // RING] for line in winning_lines(self.board) for i in line
-            ),
-            "returns": self.outcome,
-        }
+        return make_view(self)
 
     def render(self, color: bool = False) -> str:
         """The cage as a net of its six faces, plus whose turn it is and the cubies left."""
-        from .render import render_state
-
         return render_state(self, color=color)
 
     # --- move generation ------------------------------------------------------------------
@@ -338,12 +217,12 @@ class CageState(State):
             # and never alone (the six twists and the flip are all there).
             del actions[INVERSE[last] - FLIP - 1]
             return actions
-        forbidden = self._forbidden(actions)
+        forbidden = self.forbidden_moves(actions)
         remaining = [a for a in actions if a not in forbidden]
         # The rulebook promises a move; only an exotic option mix could remove them all.
         return remaining or actions
 
-    def _forbidden(self, candidates: list[int]) -> set[int]:
+    def forbidden_moves(self, candidates: list[int]) -> set[int]:
         """Moves the no-reverse rule takes away from ``candidates``."""
         mode = self.game.config.no_reverse
         if mode == "off" or self.last < TWIST_BASE:
@@ -385,7 +264,7 @@ class CageState(State):
             # appear; a drop is irreversible, so earlier positions never come back.
             for a, b in LINES_THROUGH[cell]:
                 if board[a] == value and board[b] == value:
-                    self.outcome = self._line_outcome(mover, {game.owner[colour]})
+                    self.outcome = self.line_outcome(mover, {game.owner[colour]})
                     return
             self.seen.clear()
             if (not game.play_on and not any(left)) or self.ply >= game.max_plies:
@@ -422,7 +301,7 @@ class CageState(State):
         """Set the outcome after a move: lines first, then the drawing rules."""
         game = self.game
         if colours:
-            self.outcome = self._line_outcome(mover, {game.owner[c] for c in colours})
+            self.outcome = self.line_outcome(mover, {game.owner[c] for c in colours})
             return
         if action < DROP_ACTIONS:
             self.seen.clear()  # a drop is irreversible: earlier positions never come back
@@ -435,7 +314,8 @@ class CageState(State):
         if self._count_position() >= game.repetition_draw > 0:
             self.outcome = self._draw()
 
-    def _line_outcome(self, mover: int, owners: set[int]) -> list[float]:
+    def line_outcome(self, mover: int, owners: set[int]) -> list[float]:
+        """The result when ``mover``'s move leaves lines of the colours of ``owners``."""
         rule = self.game.config.simultaneous
         if len(owners) == 1:
             return self._win(owners)
