@@ -41,7 +41,7 @@ class BadThinkTime(GameshelfError):
     code = "agent/bad-think-time"
 
 
-def check_think(seconds: float, cap: float = MAX_THINK) -> float:
+def check_think(seconds: float | str, cap: float = MAX_THINK) -> float:
     """``seconds`` as a float if it is a usable time per move (at most ``cap``), else raise
     :class:`BadThinkTime` naming the range."""
     try:
@@ -53,6 +53,24 @@ def check_think(seconds: float, cap: float = MAX_THINK) -> float:
             f"think time must be between {MIN_THINK:g} and {cap:g} seconds a move, got {value:g}"
         )
     return value
+
+
+THINK_MARK = "@"
+"""A bot seat with its own time per move is named ``NAME@SECONDS`` (e.g. ``hard@0.8``)."""
+
+
+def split_think(agent: str) -> tuple[str, float | None]:
+    """``("hard", 0.8)`` from ``"hard@0.8"``; ``(agent, None)`` when no time is attached.
+    A malformed time raises :class:`BadThinkTime`."""
+    name, mark, seconds = agent.partition(THINK_MARK)
+    if not mark:
+        return agent, None
+    return name, check_think(seconds)
+
+
+def with_think(agent: str, seconds: float | None) -> str:
+    """The seat name of bot ``agent`` thinking ``seconds`` a move (``agent`` itself for None)."""
+    return agent if seconds is None else f"{agent}{THINK_MARK}{seconds:g}"
 
 
 @dataclass(frozen=True)

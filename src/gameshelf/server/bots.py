@@ -13,6 +13,7 @@ from typing import Any
 
 from gameshelf.agents import make_agent
 from gameshelf.agents.analysis import MoveAnalysis, analyse_game, analyser_for
+from gameshelf.agents.levels import split_think
 from gameshelf.core.game import Game, State
 
 
@@ -20,10 +21,14 @@ def choose_bot_action(snapshot: bytes, agent: str, seed: int, time_cap: float) -
     """The action bot ``agent`` plays in the pickled state ``snapshot`` (runs in a worker).
 
     ``time_cap`` bounds the bot's thinking: a level whose own time limit is longer (or absent)
-    is held to it, so one expert cannot hold a worker for long.
+    is held to it, so one expert cannot hold a worker for long. A seat named ``NAME@SECONDS``
+    thinks that long a move (within the cap).
     """
     state: State = pickle.loads(snapshot)
-    bot = make_agent(agent, state.game, seed)
+    name, think = split_think(agent)
+    bot = make_agent(name, state.game, seed)
+    if think is not None and hasattr(bot, "time_limit"):
+        bot.time_limit = think
     limit = getattr(bot, "time_limit", None)
     if hasattr(bot, "time_limit") and (limit is None or limit > time_cap):
         bot.time_limit = time_cap

@@ -28,6 +28,11 @@ class SeatRequest(BaseModel):
     model_config = STRICT
     kind: Literal["human", "bot"]
     agent: str | None = Field(default=None, max_length=32)
+    think_seconds: float | None = Field(
+        default=None,
+        description="a bot's time per move in seconds (default: its level's own), at most the "
+        "server's bot think-time limit; refused with agent/bad-think-time outside 0.01..limit",
+    )
 
 
 class TimeControlRequest(BaseModel):

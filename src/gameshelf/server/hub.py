@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from gameshelf.agents import AGENTS
 from gameshelf.agents.catalogue import check_agent
+from gameshelf.agents.levels import BadThinkTime, check_think, split_think, with_think
 from gameshelf.core.game import CHANCE, Game, State
 from gameshelf.core.record import GameRecord, RecordedMove
 from gameshelf.core.rng import derive_seed, make_rng
@@ -212,7 +213,8 @@ class Hub:
                 "request/invalid",
                 f"{vetted.display} has {players} seats, the request gives {len(seats)}",
             )
-        infos = [self._seat_info(index, spec) for index, spec in enumerate(seats)]
+        cap = settings.bot_move_seconds
+        infos = [self._seat_info(index, spec, cap) for index, spec in enumerate(seats)]
         await asyncio.to_thread(self._check_bots, game, infos)
         if all(info.kind == "bot" for info in infos):
             await self._check_bot_only_room()
@@ -240,7 +242,7 @@ class Hub:
     def _check_bots(game: Game, infos: list[SeatInfo]) -> None:
         for info in infos:
             if info.agent is not None:
-                check_agent(info.agent, game)
+                check_agent(split_think(info.agent)[0], game)
 
     async def _check_bot_only_room(self) -> None:
         running = await asyncio.to_thread(self.store.count_bot_only_running)
@@ -252,18 +254,27 @@ class Hub:
             )
 
     @staticmethod
-    def _seat_info(index: int, spec: dict[str, Any]) -> SeatInfo:
+    def _seat_info(index: int, spec: dict[str, Any], think_cap: float) -> SeatInfo:
         kind = spec.get("kind")
         if kind == "human":
             return SeatInfo(index, "human", None, None, None)
         if kind == "bot":
-            agent = str(spec.get("agent") or "random")
+            # A bot's own time per move is kept in its seat name, ``hard@0.8`` (a rematch
+            # passes that name back as the agent).
+            try:
+                agent, think = split_think(str(spec.get("agent") or "random"))
+                if spec.get("think_seconds") is not None:
+                    think = check_think(spec["think_seconds"], think_cap)
+                elif think is not None:
+                    think = check_think(think, think_cap)
+            except BadThinkTime as error:
+                raise ServerError(error.code, f"seat {index}: {error}") from None
             if agent not in AGENTS:
                 known = ", ".join(sorted(AGENTS))
                 raise ServerError(
                     "agent/unknown", f"seat {index}: unknown bot {agent[:32]!r}; available: {known}"
                 )
-            return SeatInfo(index, "bot", agent, None, None)
+            return SeatInfo(index, "bot", with_think(agent, think), None, None)
         raise ServerError("request/invalid", f"seat {index}: kind must be 'human' or 'bot'")
 
     async def runtime(self, match_id: str) -> Runtime:

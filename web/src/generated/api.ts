@@ -4,6 +4,108 @@
  */
 
 export interface paths {
+    "/api/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Me
+         * @description Who this browser is logged in as (``name`` null: a guest).
+         */
+        get: operations["me_api_account_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim
+         * @description Attach seats this browser took as a guest to the logged-in account: each seat is proved
+         *     by its token; all or nothing (one bad token refuses the lot and changes nothing).
+         */
+        post: operations["claim_api_account_claim_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log In
+         * @description Log in with a name and password: sets the session cookie (rate-limited per address and
+         *     per name, before the password is checked).
+         */
+        post: operations["log_in_api_account_login_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log Out
+         * @description End this browser's session and clear its cookie.
+         */
+        post: operations["log_out_api_account_logout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register
+         * @description Create an account (name + password) and log in: sets the session cookie.
+         */
+        post: operations["register_api_account_register_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents": {
         parameters: {
             query?: never;
@@ -111,6 +213,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{match_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Match Analysis
+         * @description The analysis of a finished match (required ``seat`` for hidden-card games).
+         */
+        get: operations["match_analysis_api_matches__match_id__analysis_get"];
+        put?: never;
+        /**
+         * Seat Analysis
+         * @description The analysis of a finished match for the seat of the given token.
+         */
+        post: operations["seat_analysis_api_matches__match_id__analysis_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/matches/{match_id}/data": {
         parameters: {
             query?: never;
@@ -131,6 +257,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/matches/{match_id}/hint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hint
+         * @description The best move for the token's seat: on its turn, in a game against bots only.
+         */
+        post: operations["hint_api_matches__match_id__hint_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/matches/{match_id}/join": {
         parameters: {
             query?: never;
@@ -145,6 +291,26 @@ export interface paths {
          * @description Take a free seat; the answer holds the seat's secret token (keep it private).
          */
         post: operations["join_api_matches__match_id__join_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/matches/{match_id}/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Match Players
+         * @description Whether a match is rated and which of its seats accounts hold.
+         */
+        get: operations["match_players_api_matches__match_id__players_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -197,6 +363,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Player
+         * @description A player's page: ratings per game and player count, newest games first, and the
+         *     running games where it is their turn.
+         */
+        get: operations["player_api_players__name__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/waiting": {
         parameters: {
             query?: never;
@@ -243,6 +430,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AccountInfo
+         * @description Who this browser is logged in as (``name`` null: a guest).
+         */
+        AccountInfo: {
+            /** Name */
+            name: string | null;
+        };
+        /**
          * AgentInfo
          * @description A bot that can take a seat.
          */
@@ -256,6 +451,52 @@ export interface components {
             strength: number;
             /** Summary */
             summary: string;
+        };
+        /**
+         * AnalysedMove
+         * @description One analysed move: its value for the player to move (0 loss .. 1 win; with 3–4 players
+         *     the expected share of first place), the proven result if any, and its principal line.
+         */
+        AnalysedMove: {
+            /** Action */
+            action: number;
+            /** Move */
+            move: string;
+            /** Pv */
+            pv: string[];
+            /** Solved */
+            solved: ("win" | "draw" | "loss") | null;
+            /** Value */
+            value: number;
+        };
+        /**
+         * AnalysedPly
+         * @description The analysis of the decision at replay frame ``ply`` (the position before move
+         *     ``ply + 1``): the best moves, the move played, its value and how much it lost.
+         */
+        AnalysedPly: {
+            /** Best */
+            best: components["schemas"]["AnalysedMove"][];
+            /** Label */
+            label: ("inaccuracy" | "mistake" | "blunder") | null;
+            /** Loss */
+            loss: number | null;
+            /** Mover */
+            mover: number;
+            /** Played */
+            played: string;
+            /** Played Value */
+            played_value: number | null;
+            /** Ply */
+            ply: number;
+        };
+        /**
+         * AnalysisRequest
+         * @description A seat token: the analysis of that seat (AXIA: from that seat's view only).
+         */
+        AnalysisRequest: {
+            /** Token */
+            token: string;
         };
         /**
          * ChatFrame
@@ -314,6 +555,32 @@ export interface components {
              */
             type: "chat";
         };
+        /**
+         * ClaimRequest
+         * @description Guest seats to attach to the logged-in account (each proved by its token).
+         */
+        ClaimRequest: {
+            /** Seats */
+            seats: components["schemas"]["SeatProof"][];
+        };
+        /**
+         * ClaimResponse
+         * @description The seats the claim attached (all those asked for: a claim is all or nothing).
+         */
+        ClaimResponse: {
+            /** Claimed */
+            claimed: components["schemas"]["ClaimedSeat"][];
+        };
+        /**
+         * ClaimedSeat
+         * @description A seat now held by the account.
+         */
+        ClaimedSeat: {
+            /** Match */
+            match: string;
+            /** Seat */
+            seat: number;
+        };
         ClientFrame: components["schemas"]["HelloFrame"] | components["schemas"]["MoveFrame"] | components["schemas"]["UndoFrame"] | components["schemas"]["SyncFrame"] | components["schemas"]["PingFrame"] | components["schemas"]["ChatFrame"] | components["schemas"]["MuteFrame"] | components["schemas"]["RematchOfferFrame"];
         /**
          * ClockInfo
@@ -370,10 +637,26 @@ export interface components {
              * @example cage(players=2)
              */
             game: string;
+            /**
+             * Rated
+             * @description rated: only accounts may join its human seats (you must be logged in)
+             * @default false
+             */
+            rated: boolean;
             /** Seats */
             seats?: components["schemas"]["SeatRequest"][] | null;
             /** Seed */
             seed?: number | null;
+        };
+        /**
+         * Credentials
+         * @description A name and password, to register or to log in.
+         */
+        Credentials: {
+            /** Name */
+            name: string;
+            /** Password */
+            password: string;
         };
         /**
          * ErrorDetail
@@ -475,6 +758,19 @@ export interface components {
             type: "hello";
         };
         /**
+         * Hint
+         * @description The best move for the asking seat, now (games against bots only).
+         */
+        Hint: {
+            best: components["schemas"]["AnalysedMove"];
+            /** Match */
+            match: string;
+            /** Ply */
+            ply: number;
+            /** Seat */
+            seat: number;
+        };
+        /**
          * JoinRequest
          * @description Join a match: a seat number (the first free one if omitted) and a display name.
          */
@@ -508,6 +804,22 @@ export interface components {
             move: string | null;
             /** Player */
             player: number;
+        };
+        /**
+         * MatchAnalysis
+         * @description A finished match's analysis: every decision (AXIA: only ``seat``'s, from its view).
+         */
+        MatchAnalysis: {
+            /** Game */
+            game: string;
+            /** Match */
+            match: string;
+            /** Plies */
+            plies: components["schemas"]["AnalysedPly"][];
+            /** Seat */
+            seat: number | null;
+            /** Seconds Per Ply */
+            seconds_per_ply: number;
         };
         /**
          * MatchData
@@ -547,6 +859,18 @@ export interface components {
             updated: string;
             /** Version */
             version: number;
+        };
+        /**
+         * MatchPlayers
+         * @description Whether a match is rated and which seats accounts hold.
+         */
+        MatchPlayers: {
+            /** Match */
+            match: string;
+            /** Rated */
+            rated: boolean;
+            /** Seats */
+            seats: components["schemas"]["SeatHolder"][];
         };
         /**
          * MatchRecord
@@ -721,6 +1045,93 @@ export interface components {
             type: "ping";
         };
         /**
+         * PlayerGame
+         * @description A match one of a player's seats is in.
+         */
+        PlayerGame: {
+            /**
+             * Date
+             * @description when the match was created
+             */
+            date: string;
+            /** Game */
+            game: string;
+            /** Match */
+            match: string;
+            /**
+             * Name
+             * @description the registered game: axia, axiom or cage
+             */
+            name: string;
+            /**
+             * Outcome
+             * @description once finished
+             */
+            outcome: ("win" | "draw" | "loss") | null;
+            /** Rated */
+            rated: boolean;
+            /** Result Text */
+            result_text: string | null;
+            /** Seat */
+            seat: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "running" | "finished" | "broken";
+            /**
+             * Your Turn
+             * @description running, and this seat is to move
+             */
+            your_turn: boolean;
+        };
+        /**
+         * PlayerPage
+         * @description A player's page: ratings per game and player count, games, and games waiting for them.
+         */
+        PlayerPage: {
+            /** Created */
+            created: string;
+            /**
+             * Games
+             * @description newest first, at most 100
+             */
+            games: components["schemas"]["PlayerGame"][];
+            /** Name */
+            name: string;
+            /** Ratings */
+            ratings: components["schemas"]["PlayerRating"][];
+            /**
+             * Your Turn
+             * @description running games where this player is to move
+             */
+            your_turn: components["schemas"]["PlayerGame"][];
+        };
+        /**
+         * PlayerRating
+         * @description A person's openskill rating for one game and player count.
+         */
+        PlayerRating: {
+            /** Game */
+            game: string;
+            /**
+             * Games
+             * @description rated matches counted
+             */
+            games: number;
+            /** Mu */
+            mu: number;
+            /** Players */
+            players: number;
+            /**
+             * Rating
+             * @description mu - 3 sigma, the number shown
+             */
+            rating: number;
+            /** Sigma */
+            sigma: number;
+        };
+        /**
          * PongFrame
          * @description The answer to a ping.
          */
@@ -845,6 +1256,26 @@ export interface components {
             tokens?: string[];
         };
         /**
+         * SeatHolder
+         * @description A seat and the account holding it (null: a guest's or a bot's).
+         */
+        SeatHolder: {
+            /** Account */
+            account: string | null;
+            /** Seat */
+            seat: number;
+        };
+        /**
+         * SeatProof
+         * @description A seat a guest's browser holds: the match and the seat's secret token.
+         */
+        SeatProof: {
+            /** Match */
+            match: string;
+            /** Token */
+            token: string;
+        };
+        /**
          * SeatRequest
          * @description A seat of a new match: a human (joins later) or a bot by name.
          */
@@ -856,6 +1287,11 @@ export interface components {
              * @enum {string}
              */
             kind: "human" | "bot";
+            /**
+             * Think Seconds
+             * @description a bot's time per move in seconds (default: its level's own), at most the server's bot think-time limit; refused with agent/bad-think-time outside 0.01..limit
+             */
+            think_seconds?: number | null;
         };
         /**
          * SeatState
@@ -1068,6 +1504,163 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    me_api_account_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    claim_api_account_claim_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    log_in_api_account_login_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Credentials"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    log_out_api_account_logout_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    register_api_account_register_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Credentials"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountInfo"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     agents_api_agents_get: {
         parameters: {
             query?: {
@@ -1254,6 +1847,74 @@ export interface operations {
             };
         };
     };
+    match_analysis_api_matches__match_id__analysis_get: {
+        parameters: {
+            query?: {
+                seat?: number | null;
+            };
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchAnalysis"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    seat_analysis_api_matches__match_id__analysis_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchAnalysis"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     match_data_api_matches__match_id__data_get: {
         parameters: {
             query?: never;
@@ -1272,6 +1933,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MatchData"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    hint_api_matches__match_id__hint_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hint"];
                 };
             };
             /** @description a coded refusal */
@@ -1307,6 +2003,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JoinResponse"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    match_players_api_matches__match_id__players_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchPlayers"];
                 };
             };
             /** @description a coded refusal */
@@ -1406,6 +2133,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Replay"];
+                };
+            };
+            /** @description a coded refusal */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    player_api_players__name__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerPage"];
                 };
             };
             /** @description a coded refusal */
