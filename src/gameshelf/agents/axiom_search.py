@@ -136,6 +136,26 @@ class AxiomSearchAgent(Agent):
             )
         return out
 
+    def score_move(self, state: State, action: int, depth: int) -> int:
+        """The score of playing ``action`` in ``state`` for its mover, searched ``depth`` plies
+        in all (no clock; the node budget, if any, still applies): centi-cubes, or beyond
+        ``±MATE_BOUND`` a proven win or loss. The transposition table is kept between calls."""
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        if action not in state.legal_actions():
+            raise ValueError(f"action {action} is not a legal move here")
+        self._deadline = None
+        self._budget = self.node_budget or 1 << 62
+        self.nodes = 0
+        self._reps = self._game_repetitions(state)
+        child = state.clone()
+        child.apply_action(action)
+        key = self._enter(child)
+        try:
+            return -self._search(child, depth - 1, -INFINITY, INFINITY, 1, 0)
+        finally:
+            self._leave(key)
+
     # --- iterative deepening --------------------------------------------------------------
     def _think(self, state: State, seconds: float | None, multipv: int) -> list[tuple[int, int]]:
         """Deepen on ``state``; the root moves with their scores, best first."""
@@ -224,9 +244,9 @@ class AxiomSearchAgent(Agent):
         self, state: State, depth: int, alpha: int, beta: int, ply: int, extensions: int
     ) -> int:
         """Negamax score of ``state`` for its player to move, within (alpha, beta)."""
-        self.nodes += 1
-        if self.nodes > self._budget:
+        if self.nodes >= self._budget:
             raise _OutOfBudget
+        self.nodes += 1
         deadline = self._deadline
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfBudget

@@ -92,7 +92,7 @@ class LevelSpec:
         """A short human description, e.g. ``cage-search, 0.5 s a move``."""
         if self.algorithm == "greedy":
             return "greedy one-ply"
-        unit = "nodes" if self.algorithm == "alphabeta" else "iterations"
+        unit = "nodes" if self.algorithm in ("alphabeta", "axiom-search") else "iterations"
         extra = f", depth <= {self.depth}" if self.depth else ""
         if self.rollout_depth is not None:
             extra += f", playouts cut at {self.rollout_depth} plies"
@@ -116,9 +116,9 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     },
     "axiom": {
         "easy": LevelSpec("greedy", 0, 0.0),
-        "medium": LevelSpec("alphabeta", 1500, 1.0, depth=2),
-        "hard": LevelSpec("alphabeta", 6000, 1.6, depth=3),
-        "expert": LevelSpec("alphabeta", 40000, 15.0, depth=4),
+        "medium": LevelSpec("axiom-search", 300, 0.3),
+        "hard": LevelSpec("axiom-search", 2000, 1.5),
+        "expert": LevelSpec("axiom-search", 8000, 5.0),
     },
     "axia": {
         "easy": LevelSpec("greedy", 0, 0.0),
@@ -167,6 +167,10 @@ def build_level(
             time_limit=clock,
             rollout_depth=60 if spec.rollout_depth is None else spec.rollout_depth,
         )
+    if spec.algorithm == "axiom-search":
+        from .axiom_search import AxiomSearchAgent
+
+        return AxiomSearchAgent(game, seed, time_limit=clock, node_budget=cap)
     if spec.algorithm == "cage-search":
         from .cage_search import CageSearchAgent
 
