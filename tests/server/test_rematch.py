@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import httpx
+
 from gameshelf.server.client import Lobby, SeatClient
 
 from .conftest import RunningServer
@@ -100,3 +102,46 @@ def test_against_a_bot_one_wish_is_enough_and_the_bot_moves_over(
         assert table.seats == [1]
         state = table.wait_for_turn(1)  # the bot, now first, has moved
         assert state["plies"] >= 1
+
+
+def _account(server: RunningServer, name: str) -> httpx.Client:
+    client = httpx.Client(base_url=server.url, timeout=20.0)
+    answer = client.post(
+        "/api/account/register", json={"name": name, "password": "correct horse battery"}
+    )
+    assert answer.status_code == 201, answer.text
+    return client
+
+
+def _games_rated(client: httpx.Client, name: str) -> int:
+    ratings = client.get(f"/api/players/{name}").json()["ratings"]
+    return sum(r["games"] for r in ratings if r["game"] == "axiom" and r["players"] == 2)
+
+
+def test_a_rated_match_flags_rates_and_its_rematch_is_rated(server: RunningServer) -> None:
+    alice, bob = _account(server, "Alice"), _account(server, "Bob")
+    body = {
+        "game": "axiom",
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+        "rated": True,
+        "clock": {"mode": "realtime", "minutes": 0.02},
+    }
+    match_id = alice.post("/api/matches", json=body).json()["id"]
+    tokens = [alice.post(f"/api/matches/{match_id}/join", json={}).json()["token"]]
+    tokens.append(bob.post(f"/api/matches/{match_id}/join", json={}).json()["token"])
+    with (
+        SeatClient(server.url, match_id, [tokens[0]]) as table_a,
+        SeatClient(server.url, match_id, [tokens[1]]) as table_b,
+    ):
+        table_a.wait_for(lambda s: s["status"] == "finished")
+        assert table_a.state["clock"]["flagged"] == 0
+        assert _games_rated(alice, "Alice") == 1 and _games_rated(alice, "Bob") == 1
+        table_a.request({"type": "rematch", "seat": 0})
+        new_id = table_b.request({"type": "rematch", "seat": 1})["next"]
+    players = alice.get(f"/api/matches/{new_id}/players").json()
+    assert players["rated"] is True
+    assert [s["account"] for s in players["seats"]] == ["Bob", "Alice"]
+    rematch = alice.get(f"/api/matches/{new_id}").json()
+    assert rematch["clock"]["running"] == 0 and rematch["status"] == "running"
+    _wait_finished(Lobby(server.url), new_id)  # Bob, now first, lets his clock run out
+    assert _games_rated(alice, "Alice") == 2 and _games_rated(alice, "Bob") == 2

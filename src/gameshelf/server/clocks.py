@@ -395,9 +395,7 @@ def _store_flag(
         if int(getattr(changed, "rowcount", 0)) != 1:
             return False
         write_clock(session, match_id, clock, None)
-        game_over = getattr(hub.store, "finished", None)  # the game-over hooks (ratings)
-        if game_over is not None:
-            game_over(session, match_id, result)
+        hub.store.finished(session, match_id, result)  # game-over hooks: a rated match rates
         if hub.store.url.startswith("postgresql"):
             session.execute(
                 sql("SELECT pg_notify(:channel, :payload)"),

@@ -15,10 +15,11 @@ import asyncio
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import DateTime, ForeignKey
+from sqlalchemy import DateTime, ForeignKey, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from . import clocks
+from .accounts import RatedMatchRow, SeatAccountRow
 from .db import Base, SeatInfo, utcnow
 from .errors import ServerError
 
@@ -138,5 +139,16 @@ class Rematches:
 
 
 async def _carry_rating(hub: Hub, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
-    """A rated match's rematch is rated, with each account in its new seat."""
-    del hub, old_id, new_id, seat_map  # accounts hook, filled in below when present
+    """Each account holds its seat of the rematch, and a rated match's rematch is rated."""
+    await asyncio.to_thread(_carry_accounts, hub, old_id, new_id, seat_map)
+
+
+def _carry_accounts(hub: Hub, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
+    with hub.store.session() as session:
+        held = session.scalars(select(SeatAccountRow).where(SeatAccountRow.match_id == old_id))
+        for row in list(held):
+            session.add(
+                SeatAccountRow(match_id=new_id, seat=seat_map[row.seat], account_id=row.account_id)
+            )
+        if session.get(RatedMatchRow, old_id) is not None:
+            session.add(RatedMatchRow(match_id=new_id, settled=None))

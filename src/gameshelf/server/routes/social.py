@@ -12,11 +12,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from sqlalchemy import select
 
+from ..accounts import SeatAccountRow
 from ..contract import WaitingGame, WaitingRequest
 from ..db import MatchRow, SeatRow, hash_token
 from ..deps import get_hub
 from ..errors import ServerError
 from ..hub import Hub
+from .accounts import current_account
 
 router = APIRouter(tags=["matches"])
 
@@ -71,5 +73,18 @@ def _running_seats(hub: Hub, hashes: set[tuple[str, str]]) -> set[tuple[str, int
 
 async def _account_seats(hub: Hub, request: Request) -> set[tuple[str, int]]:
     """The seats of running matches held by the logged-in account (none for a guest)."""
-    del hub, request
-    return set()
+    account = await current_account(request)
+    if account is None:
+        return set()
+    return await asyncio.to_thread(_seats_of_account, hub, account.id)
+
+
+def _seats_of_account(hub: Hub, account_id: int) -> set[tuple[str, int]]:
+    with hub.store.session() as session:
+        rows = session.execute(
+            select(SeatAccountRow.match_id, SeatAccountRow.seat)
+            .join(MatchRow, MatchRow.id == SeatAccountRow.match_id)
+            .where(SeatAccountRow.account_id == account_id, MatchRow.status == "running")
+            .limit(500)
+        ).all()
+    return {(match_id, seat) for match_id, seat in rows}
