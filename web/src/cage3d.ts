@@ -172,10 +172,19 @@ export function createCageBoard(): Board {
     else info.textContent = "Choose a colour first.";
   }
 
+  /** The column of a suggested drop (analysis best move or hint), else null. */
+  function suggestedColumn(): number | null {
+    const move = context?.suggested ?? "";
+    return /^[WYROBG][0-7]$/.test(move) ? Number(move[1]) : null;
+  }
+
   function highlight(r: number | null): void {
+    const suggested = suggestedColumn();
     targets.forEach((mesh, i) => {
       const material = mesh.material as THREE.MeshBasicMaterial;
-      material.opacity = i === r && context && dropMoves(i).length ? 0.22 : 0;
+      // A suggested drop glows gold; the hovered column teal.
+      material.color.setHex(i === suggested ? 0xe9a400 : 0x2a9d8f);
+      material.opacity = i === suggested ? 0.35 : i === r && context && dropMoves(i).length ? 0.22 : 0;
     });
     stage.requestRender();
   }
@@ -396,6 +405,7 @@ export function createCageBoard(): Board {
       );
       const label = `Column ${r}: ${column.length ? column.join(" ") : "empty"}` + (can.length ? `; drop ${selected ?? ""}` : "");
       button.setAttribute("aria-label", label);
+      button.classList.toggle("suggested", suggestedColumn() === r);
       button.disabled = !can.some((m) => m[0] === selected) && !(can.length === 1);
     });
     // Twists and flip: every one shown; the forbidden reverse greyed out with a reason.
@@ -409,6 +419,7 @@ export function createCageBoard(): Board {
         button.title = `${move}: forbidden — it would reverse the last move`;
       }
       button.disabled = !legal.has(move);
+      if (ctx.suggested === move) button.classList.add("suggested");
       button.addEventListener("click", () => ctx.play(move));
       turns.append(button);
     }
@@ -443,6 +454,7 @@ export function createCageBoard(): Board {
       publishColumns();
       renderControls(view);
       highlight(null);
+      element.dataset.suggested = ctx.suggested ?? "";
     },
     dispose() {
       stage.dispose();

@@ -7,6 +7,8 @@ import { rulesPanel } from "./rules";
 import { createCageBoard } from "./cage3d";
 import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
+import { createAnalysisPanel, createHintControl } from "./analysis";
+import type { AnalysisPanel } from "./analysis";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
 
@@ -86,6 +88,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   let recordMoves: string[] | null = null;
   let recordAsked = false;
   const board = createBoard(name);
+  // The analysis board (docs/analysis.md): a hint against bots; after the game, the analysis.
+  const hint = createHintControl(() => renderAll());
+  let analysisPanel: AnalysisPanel | null = null;
   // The match's game data (AXIA: the card set it was created with) for the board to draw.
   void api
     .data(matchId)
@@ -126,7 +131,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   const side = el(
     "aside",
     { class: "side" },
-    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton),
+    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton, hint.element),
     el("section", { class: "card" }, el("h2", { text: "Moves" }), moveList),
     el("section", { class: "card" }, el("h2", { text: "Seats" }), seatsList, share),
     rulesPanel(name),
@@ -216,6 +221,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       finished: state?.status === "finished",
       lastMove: state?.last_move?.move ?? null,
       data: matchData,
+      suggested: hint.current(),
     };
   }
 
@@ -292,6 +298,17 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     notationButton.disabled = !ready;
     undoButton.disabled = busy || undoSeat() === null;
     undoButton.hidden = !held.length;
+    const hintSeat = activeSeat();
+    const hinted = hint.current();
+    if (hinted) legalBox.querySelector(`button[data-move="${CSS.escape(hinted)}"]`)?.classList.add("hinted");
+    hint.render({
+      matchId,
+      seat: hintSeat,
+      token: hintSeat === null ? null : tokens[String(hintSeat)] ?? null,
+      againstBots: summary.seats.length > 1 && summary.seats.every((s) => s.kind === "bot" || held.includes(s.seat)) && held.length === 1,
+      ready,
+      version: state?.version ?? -1,
+    });
     notationForm.hidden = !held.length;
   }
 
@@ -468,6 +485,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const exit = el("button", { type: "button", id: "replay-exit", text: "Leave replay" });
     exit.addEventListener("click", () => {
       replay = null;
+      analysisPanel = null;
       replayBox.hidden = true;
       overDismissed = true;
       renderAll();
@@ -480,6 +498,18 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       ...(seats.length > 1 ? [el("label", { class: "inline muted", for: "replay-viewer" }, "Seen by ", viewer)] : []),
       exit,
     );
+    // After the game: the evaluation line under the scrubber (hidden cards: the chosen seat's).
+    // Hidden cards where some seat's view differs from the table's (perfect information: equal).
+    const hidden = [frames[0], frames[frames.length - 1]].some((f) => Object.entries(f.views).some(([k, v]) => k !== "public" && JSON.stringify(v) !== JSON.stringify(f.views.public)));
+    const panel = createAnalysisPanel(summary.seats.length, frames.length, (ply) => setReplayPly(ply), () => replay && setReplayPly(replay.ply));
+    analysisPanel = panel;
+    const loadAnalysis = () => {
+      if (!replay || (state?.status ?? summary.status) !== "finished") return;
+      void panel.load(matchId, replay.seat === "public" ? null : Number(replay.seat), hidden);
+    };
+    viewer.addEventListener("change", loadAnalysis);
+    replayBox.append(panel.element);
+    loadAnalysis();
     replayBox.addEventListener("keydown", (event) => {
       if (event.key === "ArrowLeft" && event.target !== range) setReplayPly((replay?.ply ?? 0) - 1);
       if (event.key === "ArrowRight" && event.target !== range) setReplayPly((replay?.ply ?? 0) + 1);
@@ -508,6 +538,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       frames.slice(1).map((f) => f.move ?? "?"),
       ply,
     );
+    analysisPanel?.markMoves(moveList);
+    analysisPanel?.setPly(ply);
     const seat = replay.seat;
     const view = frame.views[seat] ?? frame.views.public ?? {};
     board.update({
@@ -519,6 +551,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       replay: true,
       finished: ply === n,
       lastMove: frame.move,
+      suggested: analysisPanel?.bestAt(ply)?.move ?? null,
     });
   }
 

@@ -27,6 +27,9 @@ export interface BoardContext {
   lastMove: string | null;
   /** The match's game data from GET /api/matches/{id}/data (AXIA: its card set), once loaded. */
   data: { card_set: string | null; cards: unknown } | null;
+  /** A move to mark as suggested (the analysis' best move, or a hint), in notation; boards that
+   *  can point at it do so and report it on `data-suggested`. */
+  suggested?: string | null;
 }
 
 export interface Board {
