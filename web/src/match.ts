@@ -9,6 +9,8 @@ import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
 import { createAnalysisPanel, createHintControl } from "./analysis";
 import type { AnalysisPanel } from "./analysis";
+import { createClockPanel } from "./clock";
+import { createChatPanel, createRematchControl } from "./chat";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
 
@@ -90,6 +92,10 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   const board = createBoard(name);
   // The analysis board (docs/analysis.md): a hint against bots; after the game, the analysis.
   const hint = createHintControl(() => renderAll());
+  // Clocks, chat and rematch (docs/server.md): the server keeps the time; these only draw it.
+  const clockPanel = createClockPanel((seat) => seatLabel(name, seat));
+  const chat = createChatPanel(matchId, (payload) => send(payload));
+  const rematch = createRematchControl(matchId, (payload) => send(payload));
   let analysisPanel: AnalysisPanel | null = null;
   // The match's game data (AXIA: the card set it was created with) for the board to draw.
   void api
@@ -131,9 +137,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   const side = el(
     "aside",
     { class: "side" },
+    clockPanel.element,
     el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton, hint.element),
     el("section", { class: "card" }, el("h2", { text: "Moves" }), moveList),
     el("section", { class: "card" }, el("h2", { text: "Seats" }), seatsList, share),
+    chat.element,
     rulesPanel(name),
   );
   const boardWrap = el("section", { class: "board-wrap", "aria-label": "Board" }, board.element);
@@ -422,7 +430,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     });
     const lobby = el("a", { href: "/", "data-link": "", class: "button", text: "Back to the lobby" });
     over.replaceChildren(
-      el("div", { class: "game-over-box" }, el("h2", { id: "game-over-title", text: "Game over" }), el("p", { class: "result", id: "result-text", text: describeResult(state) }), results, el("div", { class: "inline" }, replayButton, close, lobby)),
+      el("div", { class: "game-over-box" }, el("h2", { id: "game-over-title", text: "Game over" }), el("p", { class: "result", id: "result-text", text: describeResult(state) }), results, el("div", { class: "inline" }, replayButton, close, lobby), rematch.element),
     );
     replayButton.focus();
   }
@@ -573,9 +581,17 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       const data = JSON.parse(String(event.data)) as ServerFrame;
       if (data.type === "welcome") {
         held = data.seats ?? [];
+        chat.reconnected();
+        chat.setSeats(held, summary.seats.map((s) => seatLabel(name, s.seat)));
+        rematch.setHeld(held);
+      } else if (data.type === "chat") {
+        chat.receive(data.messages);
+      } else if (data.type === "rematch") {
+        rematch.news(data, held);
       } else if (data.type === "state") {
         const previous = state;
         state = data;
+        clockPanel.update(data.clock, held);
         busy = false;
         // A typed move leaves the box once the server took it; a refused one stays to correct.
         if (typed && state.ack !== undefined && Number(state.ack) === typed.id) {
@@ -644,6 +660,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     document.removeEventListener("keydown", keyHandler);
     socket?.close();
     board.dispose();
+    clockPanel.dispose();
   };
 }
 
