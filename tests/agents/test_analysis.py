@@ -9,16 +9,20 @@ import pytest
 
 from gameshelf.agents.analysis import (
     AnalysisError,
+    CheckedAnalyser,
     GenericAnalyser,
     MoveAnalysis,
     analyse_game,
+    analyser_for,
     judge,
 )
+from gameshelf.agents.base import AGENTS, make_agent
 from gameshelf.agents.determinize import copy_state
 from gameshelf.agents.solver import Solver
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
-from gameshelf.games.axia.rules import PLACE, TURN, AxiaState
+from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_TURN
+from gameshelf.games.axia.rules import AxiaState
 
 WIN_IN_THREE = "-/R/GGW/YR/OR/-/G/WB W2Y3R1O3B3G1 0 G6 12 *"
 """Player 1 to move has exactly one forced win (T1-, win in 3 plies) and no win in 1."""
@@ -152,9 +156,9 @@ def swap_hidden(state: AxiaState, me: int) -> AxiaState:
 
 def axia_positions() -> list[AxiaState]:
     return [
-        advance_to("axia", PLACE, 3, skip=4),
-        advance_to("axia", TURN, 3, skip=6),
-        advance_to("axia(players=3)", TURN, 5, skip=6),
+        advance_to("axia", PHASE_PLACE, 3, skip=4),
+        advance_to("axia", PHASE_TURN, 3, skip=6),
+        advance_to("axia(players=3)", PHASE_TURN, 5, skip=6),
     ]
 
 
@@ -180,3 +184,38 @@ def test_a_peeking_analysis_would_be_caught() -> None:
         twin = swap_hidden(state, state.current_player())
         differences += analyse(state, peek=True) != analyse(twin, peek=True)
     assert differences > 0
+
+
+# --- choosing and checking the analyser ---------------------------------------------------
+class Blind:
+    """An analyser that never sees the winning move: it offers the first legal move only."""
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        action = state.legal_actions()[0]
+        text = state.action_to_string(action)
+        return [MoveAnalysis(action, text, 0.6, None, (text,))]
+
+
+def test_a_checked_analyser_never_hides_a_win_in_one() -> None:
+    state = load("cage").state_from_position(WIN_IN_ONE)
+    assert Blind().analyse(state, 1.0)[0].text != "O4"
+    moves = CheckedAnalyser(Blind()).analyse(state, 1.0, top=5)
+    assert [(m.text, m.solved, m.value) for m in moves] == [("O4", "win", 1.0), ("O0", None, 0.6)]
+
+
+def test_the_strongest_analyser_is_chosen() -> None:
+    for game_string in ("cage", "axiom", "axia"):
+        game = load(game_string)
+        chosen = analyser_for(game, seed=1)
+        able = []
+        for name in AGENTS:
+            try:
+                agent = make_agent(name, game, 1)
+            except ValueError:
+                continue
+            if callable(getattr(agent, "analyse", None)):
+                able.append(type(agent))
+        if able:
+            assert isinstance(chosen, CheckedAnalyser) and type(chosen.inner) in able
+        else:
+            assert isinstance(chosen, GenericAnalyser)

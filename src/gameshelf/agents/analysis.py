@@ -336,13 +336,44 @@ def _rank(move: MoveAnalysis) -> tuple[int, float]:
     return (order, -move.value)
 
 
+class CheckedAnalyser:
+    """Another analyser's answer, completed with the one-ply facts any analysis must show: in a
+    perfect-information game without chance, a move that ends the game is given its exact result
+    (a search that stopped early, or misses a mate in one, cannot hide a winning move)."""
+
+    def __init__(self, inner: Analyser) -> None:
+        self.inner = inner
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The inner analysis, with every game-ending move's exact result, best first."""
+        me = check_analysable(state)
+        moves = {m.action: m for m in self.inner.analyse(state, seconds, top)}
+        spec = state.game.spec
+        if not (spec.chance or spec.hidden_information or spec.simultaneous):
+            low, span = spec.min_utility, (spec.max_utility - spec.min_utility) or 1.0
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply_action(action)
+                if not child.is_terminal():
+                    continue
+                value = (child.returns()[me] - low) / span
+                solved = "win" if value >= 1.0 else None
+                if spec.num_players == 2:
+                    solved = {1.0: "win", 0.0: "loss", 0.5: "draw"}.get(value)
+                text = state.action_to_string(action)
+                moves[action] = MoveAnalysis(action, text, value, solved, (text,))
+        ranked = sorted(moves.values(), key=_rank)
+        return ranked if top <= 0 else ranked[:top]
+
+
 _PREFERENCE = ("expert", "hard", "medium", "easy")
 """Registered names tried first when looking for an agent that analyses (strongest first)."""
 
 
 def analyser_for(game: Game, seed: int | None = 0) -> Analyser:
     """The strongest analyser for ``game``: a registered agent with an ``analyse`` method (the
-    levels first, strongest first), else :class:`GenericAnalyser`."""
+    levels first, strongest first; wrapped in :class:`CheckedAnalyser`), else
+    :class:`GenericAnalyser`."""
     names: list[Hashable] = [n for n in _PREFERENCE if n in AGENTS]
     names += sorted(n for n in AGENTS if n not in _PREFERENCE)
     for name in names:
@@ -351,7 +382,7 @@ def analyser_for(game: Game, seed: int | None = 0) -> Analyser:
         except ValueError:
             continue  # unfit for this game
         if callable(getattr(agent, "analyse", None)):
-            return agent  # type: ignore[return-value]
+            return CheckedAnalyser(agent)  # type: ignore[arg-type]
     return GenericAnalyser(game, seed)
 
 
@@ -481,6 +512,7 @@ __all__ = [
     "MISTAKE",
     "Analyser",
     "AnalysisError",
+    "CheckedAnalyser",
     "GenericAnalyser",
     "Judgement",
     "MoveAnalysis",
