@@ -437,13 +437,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "depth", 1) is not None and getattr(args, "depth", 1) < 0:
         parser.error("--depth must be 0 or more")
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at exit
+        return status
     except GameshelfError as exc:
         print(f"gameshelf: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``gameshelf moves ... | head``): stop quietly, as a command
+        # killed by SIGPIPE would. Point stdout at /dev/null so the interpreter's own flush
+        # at exit does not raise the same error again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13  # 128 + SIGPIPE, what a shell reports for such a command
 
 
 if __name__ == "__main__":

@@ -3,17 +3,24 @@
 They play seeded random games and check, at every visited state, the invariants the protocol
 promises: legal moves exist unless the game is over, notation and ids are a bijection, clones are
 independent, positions round-trip, chance outcomes are distributions, returns respect the spec,
-and a record replays to the identical final state. Failures raise ``AssertionError`` with the
-game string, the seed and the ply so they can be reproduced.
+and a record replays to the identical final state. Besides, :func:`check_undo`,
+:func:`check_replay` and :func:`check_random_rollout` hold a game's ``undo``, ``Game.replay``
+and ``random_rollout`` (its own or the generic one) to the protocol's contracts.
+``tests/contract/test_conformance.py`` runs all of them on every registered game and each of
+its declared option sets. Failures raise ``AssertionError`` with the game string, the seed and
+the ply so they can be reproduced.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
+from .errors import GameshelfError, IllegalMove, InvalidPosition
 from .game import CHANCE, TERMINAL, Game, State
 from .record import parse_record, record_from_state, replay
 from .rng import make_rng
@@ -160,3 +167,123 @@ def _check_record(game: Game, state: State, seed: int, ply: int) -> None:
         _fail(game, seed, ply, "record replay does not reach the same final position")
     if states[-1].returns() != state.returns():
         _fail(game, seed, ply, "record replay gives another result")
+
+
+def _random_action(state: State, rng: random.Random) -> int:
+    if state.is_chance_node():
+        return state.sample_chance(rng)
+    return rng.choice(state.legal_actions())
+
+
+def _snapshot(state: State) -> tuple[Any, ...]:
+    """What two states must share to count as the same (history included)."""
+    return (
+        state.position(),
+        state.history(),
+        state.current_player(),
+        state.legal_actions(),
+        state.returns(),
+    )
+
+
+def check_undo(game: Game, games: int = 3, seed: int = 0, every: int = 1) -> int:
+    """In seeded random games, ``undo`` after an action gives back the state before it.
+
+    At every ``every``-th ply (and the last) a clone is advanced by one action and taken
+    back: its position, history, player, legal actions and returns must equal the state's.
+    Undo at the start must refuse with :class:`IllegalMove` and change nothing. Returns the
+    number of undos checked.
+    """
+    checked = 0
+    for index in range(games):
+        game_seed = seed + index
+        rng = make_rng(game_seed)
+        state = game.new_initial_state(game_seed)
+        before = _snapshot(state)
+        try:
+            state.clone().undo()
+        except IllegalMove:
+            pass
+        else:
+            _fail(game, game_seed, 0, "undo at the start did not refuse")
+        if _snapshot(state) != before:
+            _fail(game, game_seed, 0, "a refused undo changed the state")
+        ply = 0
+        while not state.is_terminal():
+            action = _random_action(state, rng)
+            probe = state.clone()
+            probe.apply_action(action)
+            if ply % every == 0 or probe.is_terminal():
+                probe.undo()
+                if _snapshot(probe) != _snapshot(state):
+                    _fail(game, game_seed, ply, f"undo after action {action} does not restore")
+                checked += 1
+            state.apply_action(action)
+            ply += 1
+    return checked
+
+
+def check_replay(game: Game, games: int = 3, seed: int = 0) -> None:
+    """``Game.replay`` rebuilds random games from their ids and from their notation, and
+    refuses a move that does not fit, naming its ply."""
+    for index in range(games):
+        game_seed = seed + index
+        rng = make_rng(game_seed)
+        state = game.new_initial_state(game_seed)
+        texts: list[str] = []
+        while not state.is_terminal():
+            action = _random_action(state, rng)
+            texts.append(state.action_to_string(action))
+            state.apply_action(action)
+        history = state.history()
+        for again in (game.replay(history, game_seed), game.replay(texts, game_seed)):
+            if _snapshot(again) != _snapshot(state):
+                _fail(game, game_seed, len(history), "replay does not rebuild the same state")
+        # A move played after the end cannot replay: the refusal names the ply after the end.
+        try:
+            game.replay([*history, history[-1]], game_seed)
+        except InvalidPosition as exc:
+            if f"ply {len(history)}:" not in str(exc):
+                _fail(game, game_seed, len(history), f"replay refusal names no ply: {exc}")
+        else:
+            _fail(game, game_seed, len(history), "replay accepted a move after the end")
+        not_a_move: list[Any] = [object()]
+        try:
+            game.replay(not_a_move)
+        except GameshelfError as exc:
+            if "ply 0:" not in str(exc):
+                _fail(game, game_seed, 0, f"replay refusal names no ply: {exc}")
+        else:
+            _fail(game, game_seed, 0, "replay accepted something that is not a move")
+
+
+def generic_rollout(state: State, rng: random.Random, max_plies: int) -> int:
+    """The protocol's default :meth:`State.random_rollout`, whatever the game overrides."""
+    return State.random_rollout(state, rng, max_plies)
+
+
+def check_random_rollout(game: Game, games: int = 10, seed: int = 0) -> None:
+    """The state's ``random_rollout`` plays exactly the generic loop's games, seed by seed.
+
+    From varied starts (the start and positions reached by random play), for several limits
+    on the plies, both must play the same number of plies, reach the same state and leave
+    their random generators in the same state.
+    """
+    for index in range(games):
+        game_seed = seed + index
+        start = game.new_initial_state(game_seed)
+        generic_rollout(start, make_rng(1000 + game_seed), (game_seed * 37) % 120)
+        for max_plies in (0, 1, 7, game.spec.max_game_length):
+            fast, slow = start.clone(), start.clone()
+            fast_rng, slow_rng = make_rng(game_seed), make_rng(game_seed)
+            played = fast.random_rollout(fast_rng, max_plies)
+            expected = generic_rollout(slow, slow_rng, max_plies)
+            where = f"random_rollout(max_plies={max_plies})"
+            if played != expected:
+                _fail(game, game_seed, 0, f"{where} played {played} plies, the loop {expected}")
+            if _snapshot(fast) != _snapshot(slow):
+                _fail(game, game_seed, played, f"{where} reached another state than the loop")
+            if fast_rng.getstate() != slow_rng.getstate():
+                _fail(game, game_seed, played, f"{where} drew its randomness differently")
+            if not (played == max_plies or fast.is_terminal()):
+                _fail(game, game_seed, played, f"{where} stopped early")

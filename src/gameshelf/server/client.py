@@ -1,11 +1,13 @@
 """A small synchronous client of the server, for scripts, bots run elsewhere and tests.
 
->>> lobby = Lobby("http://localhost:8000")                      # doctest: +SKIP
->>> match = lobby.create("cage", [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}])
->>> seat = lobby.join(match["id"])
->>> with SeatClient("http://localhost:8000", match["id"], [seat["token"]]) as table:
-...     state = table.wait_for_turn(seat["seat"])
-...     table.move(seat["seat"], state["seats"][str(seat["seat"])]["legal_moves"][0])
+With a server running (so not a doctest)::
+
+    lobby = Lobby("http://localhost:8000")
+    match = lobby.create("cage", [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}])
+    seat = lobby.join(match["id"])
+    with SeatClient("http://localhost:8000", match["id"], [seat["token"]]) as table:
+        state = table.wait_for_turn(seat["seat"])
+        table.move(seat["seat"], state["seats"][str(seat["seat"])]["legal_moves"][0])
 """
 
 from __future__ import annotations

@@ -13,9 +13,11 @@ one byte, so a twist is a byte rotation, the flip a fixed bit reversal and a byt
 three shift-and-mask passes and the 28 lines a handful of shifted ANDs; a colour's own bitboard is
 three ANDs away. ``cells(state)`` gives the engine's ``int8[24]`` board back.
 
->>> env = CageEnv(players=2)                                    # doctest: +SKIP
->>> states = jax.vmap(env.init)(jax.random.split(key, 4096))
->>> states = jax.jit(jax.vmap(env.step))(states, actions)
+In outline (``key`` a JAX random key, ``actions`` one action id per game)::
+
+    env = CageEnv(players=2)
+    states = jax.vmap(env.init)(jax.random.split(key, 4096))
+    states = jax.jit(jax.vmap(env.step))(states, actions)
 """
 
 from __future__ import annotations
