@@ -3,11 +3,13 @@ transposition table, reproducibility, analysis and bad input."""
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
-from gameshelf.agents.axiom_eval import position_key
+from gameshelf.agents import AlphaBetaAgent, make_agent
+from gameshelf.agents.axiom_eval import position_key, sceptre_facts
 from gameshelf.agents.axiom_search import MATE_BOUND, AxiomSearchAgent
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.game import State
@@ -238,3 +240,31 @@ def test_bad_analysis_requests_are_refused() -> None:
         searcher.analyse(state, 1.0, top=0)
     with pytest.raises(ValueError, match="not a legal move"):
         searcher.score_move(state, 10**6, 1)
+
+
+def test_the_batch_decoder_agrees_with_the_engine() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(6):
+        state = load("axiom").new_initial_state()
+        while not state.is_terminal() and state.ply < 30:  # type: ignore[attr-defined]
+            for player in (0, 1):
+                moves = state.moves_of(player)  # type: ignore[attr-defined]
+                for action, facts in sceptre_facts(state, moves).items():
+                    info = state.action_info(action)  # type: ignore[attr-defined]
+                    assert info.kind == "sceptre"
+                    assert (facts.source, facts.target) == (info.source, info.target)
+                    assert (facts.captures, facts.self_capture) == (
+                        info.captures,
+                        info.self_capture,
+                    )
+                    checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 500
+
+
+def test_the_previous_hard_stays_available_for_the_arena() -> None:
+    bot = make_agent("axiom-previous-hard", load("axiom"), seed=1)
+    assert isinstance(bot, AlphaBetaAgent) and bot.max_depth == 3 and bot.node_budget == 6000
+    with pytest.raises(ValueError, match="Axiom only"):
+        make_agent("axiom-previous-hard", load("cage"), seed=1)

@@ -91,9 +91,35 @@ def move_facts(state: Any, action: int) -> MoveFacts:
     return MoveFacts(True, source, target, captures, self_capture, eliminates)
 
 
-def sceptre_facts(state: Any, actions: list[int]) -> list[tuple[int, MoveFacts]]:
-    """The sceptre moves among ``actions`` with what each does."""
-    return [(a, move_facts(state, a)) for a in actions if a < SCEPTRE_ACTIONS]
+def sceptre_facts(state: Any, actions: list[int]) -> dict[int, MoveFacts]:
+    """The sceptre moves among ``actions`` (legal for their mover in ``state``), each with what
+    it does: :func:`move_facts` for many moves at once, decoding the documented id layout
+    against the board once (the search's hot path; a test pins it to ``action_info``)."""
+    cubes = state.cubes
+    cells = sorted(cubes)
+    holders: dict[Cell, list[int]] = {}
+    for s, c, _ in state.sceptres:
+        holders.setdefault(c, []).append(s)
+    out: dict[int, MoveFacts] = {}
+    for action in actions:
+        if action >= SCEPTRE_ACTIONS:
+            continue
+        source, target = cells[action // 72], cells[action // 6 % 12]
+        mover = holders[source][0]
+        there = holders.get(target)
+        captures = self_capture = eliminates = False
+        if target != source:
+            if there is not None:
+                captures = (1 - mover) in there
+                self_capture = mover in there
+            eliminates = (
+                cubes[source] >> 6 != mover
+                and cubes[target] >> 6 == mover
+                and (source[0], source[1], source[2] + 1) not in cubes
+                and len(holders[source]) == 1
+            )
+        out[action] = MoveFacts(True, source, target, captures, self_capture, eliminates)
+    return out
 
 
 def moves_of(state: Any, player: int) -> list[int]:
@@ -120,11 +146,6 @@ def position_key(state: Any) -> tuple[Any, ...]:
     )
 
 
-def _near(a: Cell, b: Cell) -> bool:
-    """Whether two cells are the same or share a face."""
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) <= 1
-
-
 class Side(NamedTuple):
     """One player's sceptre activity in a position."""
 
@@ -136,34 +157,33 @@ class Side(NamedTuple):
     trapped: int
 
 
-def side_facts(state: Any, player: int, actions: list[int]) -> Side:
-    """Summarise ``player``'s moves ``actions``: how many, which cubes holding enemy sceptres
-    they capture on, how many land next to such a cube (pressure), how many enemy cubes they
-    could eliminate, and how many of the player's sceptres have no safe move at all."""
+def side_facts(state: Any, player: int, actions: list[int], facts: dict[int, MoveFacts]) -> Side:
+    """Summarise ``player``'s moves ``actions`` (``facts``: their sceptre moves, from
+    :func:`sceptre_facts`): how many, which cubes holding enemy sceptres they capture on, how
+    many land next to such a cube (pressure), how many enemy cubes they could eliminate, and
+    how many of the player's sceptres have no safe move at all."""
     enemy = [c for s, c, _ in state.sceptres if s != player]
     own = [c for s, c, _ in state.sceptres if s == player]
     captures: set[Cell] = set()
     pressure = 0
     eliminated: set[Cell] = set()
     movers: set[Cell] = set()
-    count = 0
-    for action in actions:
-        if action >= SCEPTRE_ACTIONS:
+    for f in facts.values():
+        if f.self_capture:
             continue
-        count += 1
-        facts = move_facts(state, action)
-        if facts.self_capture:
+        movers.add(f.source)
+        if f.captures:
+            captures.add(f.target)
             continue
-        movers.add(facts.source)
-        if facts.captures:
-            captures.add(facts.target)
-            continue
-        if facts.eliminates:
-            eliminated.add(facts.source)
-        target = facts.target
-        if any(_near(target, e) for e in enemy):
-            pressure += 1
+        if f.eliminates:
+            eliminated.add(f.source)
+        target = f.target
+        for e in enemy:
+            if abs(target[0] - e[0]) + abs(target[1] - e[1]) + abs(target[2] - e[2]) <= 1:
+                pressure += 1
+                break
     trapped = sum(1 for c in own if c not in movers)
+    count = len(facts)
     return Side(
         count, len(actions) - count, frozenset(captures), pressure, len(eliminated), trapped
     )
@@ -174,9 +194,12 @@ def evaluate(
     mine: list[int],
     theirs: list[int],
     weights: Weights = DEFAULT_WEIGHTS,
+    my_facts: dict[int, MoveFacts] | None = None,
+    their_facts: dict[int, MoveFacts] | None = None,
 ) -> int:
     """Static score of ``state`` for the player to move, whose moves are ``mine`` (the
-    opponent's, as if it were their turn, are ``theirs``).
+    opponent's, as if it were their turn, are ``theirs``; the ``*_facts`` are their sceptre
+    moves from :func:`sceptre_facts`, computed here when not given).
 
     Material (cubes), sceptre and cube mobility, pressure (sceptre moves landing next to a cube
     holding an enemy sceptre), eliminations on offer, sceptres standing on enemy cubes (which
@@ -193,8 +216,12 @@ def evaluate(
     for s, c, _ in state.sceptres:
         if cubes[c] >> 6 != s:
             pins += 1 if s == me else -1
-    a = side_facts(state, me, mine)
-    b = side_facts(state, 1 - me, theirs)
+    if my_facts is None:
+        my_facts = sceptre_facts(state, mine)
+    if their_facts is None:
+        their_facts = sceptre_facts(state, theirs)
+    a = side_facts(state, me, mine, my_facts)
+    b = side_facts(state, 1 - me, theirs, their_facts)
     threats = len(b.captures)
     score = (
         w.cube * material

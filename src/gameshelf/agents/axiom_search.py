@@ -34,12 +34,11 @@ from gameshelf.core.game import Game, State
 from .analysis import PV_LIMIT, MoveAnalysis
 from .axiom_eval import (
     DEFAULT_WEIGHTS,
-    SCEPTRE_ACTIONS,
     Weights,
     evaluate,
-    move_facts,
     moves_of,
     position_key,
+    sceptre_facts,
 )
 from .base import Agent
 
@@ -174,7 +173,7 @@ class AxiomSearchAgent(Agent):
             raise ValueError("the game is over: there is no move to choose")
         order = actions[:]
         self.rng.shuffle(order)  # seeded tie-breaking among equal moves
-        facts = {a: move_facts(state, a) for a in order if a < SCEPTRE_ACTIONS}
+        facts = sceptre_facts(state, order)
         wins = [a for a in order if a in facts and facts[a].captures]
         if wins and multipv == 1:
             self.last_value, self.completed_depth = WIN - 1, 1
@@ -254,7 +253,7 @@ class AxiomSearchAgent(Agent):
             return self._terminal(state, ply)
         mover = state.to_move  # type: ignore[attr-defined]
         mine = state.legal_actions()
-        facts = {a: move_facts(state, a) for a in mine if a < SCEPTRE_ACTIONS}
+        facts = sceptre_facts(state, mine)
         for f in facts.values():
             if f.captures:
                 return WIN - ply - 1
@@ -279,9 +278,10 @@ class AxiomSearchAgent(Agent):
                     return value
         if depth <= 0:
             theirs = moves_of(state, 1 - mover)
-            threatened = any(move_facts(state, a).captures for a in theirs if a < SCEPTRE_ACTIONS)
+            their_facts = sceptre_facts(state, theirs)
+            threatened = any(f.captures for f in their_facts.values())
             if not threatened or extensions >= MAX_EXTENSIONS:
-                return evaluate(state, mine, theirs, self.weights)
+                return evaluate(state, mine, theirs, self.weights, facts, their_facts)
             depth, extensions = 1, extensions + 1
         moves = self._ordered(mine, facts, tt_move, ply, mover)
         original_alpha = alpha

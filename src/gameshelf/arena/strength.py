@@ -82,7 +82,22 @@ RUNS: tuple[Run, ...] = (
         "Cage, 4 players: hard, OpenSpiel MCTSBot, medium and greedy, seats rotated",
         target=0.75,
     ),
-    Run("axiom-greedy", "axiom", ("hard", "greedy"), 20, "Axiom: hard vs greedy", target=0.95),
+    Run("axiom-greedy", "axiom", ("hard", "greedy"), 40, "Axiom: hard vs greedy", target=0.95),
+    Run(
+        "axiom-openspiel",
+        "axiom",
+        ("hard", "openspiel-mcts"),
+        20,
+        "Axiom: hard vs OpenSpiel MCTSBot, equal time a move",
+        target=0.90,
+    ),
+    Run(
+        "axiom-previous-hard",
+        "axiom",
+        ("hard", "axiom-previous-hard"),
+        20,
+        "Axiom: hard vs the previous hard (alpha-beta depth 3, 6,000 nodes, 1.6 s cap)",
+    ),
     Run(
         "axia-2p-greedy",
         "axia",
