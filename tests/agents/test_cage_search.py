@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
-from gameshelf.agents.cage_search import CageSearchAgent, decisive_moves, threat_playout
+from gameshelf.agents.base import Agent
+from gameshelf.agents.cage_search import (
+    CageAlphaBetaAgent,
+    CageSearchAgent,
+    decisive_moves,
+    threat_playout,
+    threat_scores,
+)
 from gameshelf.agents.solver import Solver
-from gameshelf.core.game import State
+from gameshelf.core.game import Game, State
 from gameshelf.core.registry import load
 
 WIN_IN_ONE = ["W0", "O4", "W0", "B5"]
@@ -37,17 +45,28 @@ def test_decisive_moves_finds_wins_and_self_defeats() -> None:
     assert decisive_moves(blocked) == ([], [])  # type: ignore[arg-type]
 
 
-def test_takes_a_win_in_one() -> None:
+def mcts_solver(game: Game, seed: int) -> Agent:
+    return CageSearchAgent(game, seed, iterations=300)
+
+
+def alpha_beta(game: Game, seed: int) -> Agent:
+    return CageAlphaBetaAgent(game, seed, node_budget=3000)
+
+
+SEARCHES = [mcts_solver, alpha_beta]
+
+
+@pytest.mark.parametrize("make", SEARCHES)
+def test_takes_a_win_in_one(make: Callable[[Game, int], Agent]) -> None:
     state = position(WIN_IN_ONE)
-    agent = CageSearchAgent(state.game, seed=1, iterations=50)
-    assert state.action_to_string(agent.step(state)) == "W0"
+    assert state.action_to_string(make(state.game, 1).step(state)) == "W0"
 
 
+@pytest.mark.parametrize("make", SEARCHES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_blocks_the_opponents_line(seed: int) -> None:
+def test_blocks_the_opponents_line(make: Callable[[Game, int], Agent], seed: int) -> None:
     state = position(MUST_BLOCK)
-    agent = CageSearchAgent(state.game, seed=seed, iterations=300)
-    action = agent.step(state)
+    action = make(state.game, seed).step(state)
     after = state.clone()
     after.apply_action(action)
     wins, _ = decisive_moves(after)  # type: ignore[arg-type]
@@ -80,11 +99,28 @@ def test_a_proven_loss_is_never_chosen_while_another_move_is_open() -> None:
 def test_obeys_the_clock_generously() -> None:
     for moves in ([], MUST_BLOCK, NEAR_FULL[:12]):
         state = position(moves)
-        agent = CageSearchAgent(state.game, seed=1, iterations=10**9, time_limit=0.2)
-        clock = time.perf_counter()
-        agent.step(state)
-        assert time.perf_counter() - clock < 1.0
-        assert agent.last_iterations < 10**9
+        agents: list[Agent] = [
+            CageSearchAgent(state.game, seed=1, iterations=10**9, time_limit=0.2),
+            CageAlphaBetaAgent(state.game, seed=1, node_budget=10**9, time_limit=0.2),
+        ]
+        for agent in agents:
+            clock = time.perf_counter()
+            agent.step(state)
+            assert time.perf_counter() - clock < 1.0, type(agent).__name__
+
+
+def test_alpha_beta_finds_the_near_full_win_and_reproduces_a_seed() -> None:
+    state = position(NEAR_FULL)
+    moves = {CageAlphaBetaAgent(state.game, seed=3, node_budget=6000).step(state) for _ in "ab"}
+    assert [state.action_to_string(a) for a in moves] == ["F"]
+    rows = CageAlphaBetaAgent(state.game, seed=3).analyse(state, 2.0)
+    assert rows[0].text == "F" and rows[0].solved in ("win", None)
+
+
+def test_threat_scores_weigh_a_ready_line_above_a_latent_one() -> None:
+    ready = threat_scores(position(["W0", "O4", "W0"]))  # type: ignore[arg-type]
+    latent = threat_scores(position(["W0", "O4", "W0", "O0"]))  # type: ignore[arg-type]
+    assert ready[0] > latent[0]  # orange on top of column 0 ends white's vertical threat
 
 
 def test_fixed_budget_reproduces_a_seed() -> None:
@@ -123,3 +159,5 @@ def test_plays_three_and_four_players_and_refuses_other_games() -> None:
         assert agent.step(state) in state.legal_actions()
     with pytest.raises(ValueError, match="plays the Cage, not axiom"):
         CageSearchAgent(load("axiom"), seed=1)
+    with pytest.raises(ValueError, match="plays the Cage, not axiom"):
+        CageAlphaBetaAgent(load("axiom"), seed=1)

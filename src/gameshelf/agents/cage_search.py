@@ -30,16 +30,18 @@ from typing import TYPE_CHECKING
 
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
-from gameshelf.games.cage.geometry import COLOURS, LINES_THROUGH, RING
+from gameshelf.games.cage.actions import DROP_ACTIONS, result_of
+from gameshelf.games.cage.board import line_colours
+from gameshelf.games.cage.geometry import LINES, LINES_THROUGH, RING
 
+from .alphabeta import AlphaBetaAgent
+from .evaluators import relative, scale
 from .mcts import MCTSAgent, Node
 from .solver import Solver
 
 if TYPE_CHECKING:
     from .analysis import MoveAnalysis
 
-DROP_ACTIONS = len(COLOURS) * RING
-"""Action ids below this are drops (``8 * colour + column``); twists and the flip follow."""
 TOP_CELLS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
     tuple(LINES_THROUGH[RING * height + column] for height in range(3)) for column in range(RING)
 )
@@ -78,9 +80,9 @@ def decisive_moves(state: CageState) -> tuple[list[int], list[int]]:
     """``(wins, self_defeats)`` among the legal moves: those after which the mover has won, and
     those after which another player has (a twist or flip completing only their lines).
 
-    Drops are screened on the board (a drop completes only lines of its colour through the
-    cell it lands on); every candidate and every twist or flip is played on a copy, so the
-    rules' own verdict (simultaneous lines, draws) decides.
+    Moves are screened on the board (a drop completes only lines of its colour through the
+    cell it lands on; a twist or flip must leave some one-colour line); each candidate is then
+    played on a copy, so the rules' own verdict (simultaneous lines, draws) decides.
     """
     mover = state.player
     board, heights = state.board, state.heights
@@ -95,6 +97,8 @@ def decisive_moves(state: CageState) -> tuple[list[int], list[int]]:
                 for a, b in TOP_CELLS[column][heights[column]]
             ):
                 continue
+        elif not line_colours(result_of(board, heights, action)):
+            continue
         child = state.clone()
         child.apply_action(action)
         outcome = child.outcome
@@ -353,6 +357,84 @@ class CageSearchAgent(MCTSAgent):
             walk.apply_action(best.action)
             node = best
         return tuple(line)
+
+
+IMMEDIATE = 20.0
+"""Weight of a line with two cubies of one colour whose empty cell a drop of that colour
+fills now (the colour has cubies left and the cell is its column's lowest free one)."""
+LATENT = 6.0
+"""Weight of a two-cubie line whose third cell cannot be filled by the next drop."""
+SINGLE = 1.0
+"""Weight of a line holding one cubie and nothing else."""
+TO_MOVE_WINS = 900.0
+"""Static value (on the alpha-beta's +-100 scale) of a position whose mover can complete a
+line by a drop: all but proven, yet short of the forced-result range."""
+
+
+def threat_scores(state: CageState) -> list[float]:
+    """Per player: weighted one-colour lines, immediate threats above all."""
+    board, heights, left = state.board, state.heights, state.left
+    owner = state.game.owner
+    scores = [0.0] * state.game.players
+    for a, b, c in LINES:
+        va, vb, vc = board[a], board[b], board[c]
+        colour = va or vb or vc
+        if not colour or (va and va != colour) or (vb and vb != colour) or (vc and vc != colour):
+            continue
+        filled = (va != 0) + (vb != 0) + (vc != 0)
+        if filled == 1:
+            scores[owner[colour - 1]] += SINGLE
+            continue
+        empty = a if not va else b if not vb else c
+        column = empty % RING
+        ready = left[colour - 1] > 0 and RING * heights[column] + column == empty
+        scores[owner[colour - 1]] += IMMEDIATE if ready else LATENT
+    return scores
+
+
+def threat_evaluator(state: State) -> list[float]:
+    """The Cage by threats: each player's lead in weighted one-colour lines, in the game's
+    utility range."""
+    assert isinstance(state, CageState)
+    return scale(state.game, relative(threat_scores(state), 30.0))
+
+
+class CageAlphaBetaAgent(AlphaBetaAgent):
+    """Two-player Cage: iterative-deepening alpha-beta on the clock with the threat evaluator;
+    at the horizon a mover who can complete a line by a drop counts as (almost) winning."""
+
+    name = "cage-alphabeta"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        node_budget: int = 20_000,
+        time_limit: float | None = None,
+        max_depth: int = 12,
+    ) -> None:
+        if game.spec.name != "cage":
+            raise ValueError(f"the Cage search plays the Cage, not {game.game_string}")
+        super().__init__(
+            game,
+            seed,
+            max_depth=max_depth,
+            node_budget=node_budget,
+            evaluator=threat_evaluator,
+            time_limit=time_limit,
+        )
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (its values are expected
+        scores in ``[0, 1]`` and its proofs exact, which the alpha-beta's scores are not)."""
+        helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
+        return helper.analyse(state, seconds, top)
+
+    def _static_value(self, state: State, me: int) -> float:
+        assert isinstance(state, CageState)
+        if drop_win(state, state.player) >= 0:
+            return TO_MOVE_WINS if state.player == me else -TO_MOVE_WINS
+        return super()._static_value(state, me)
 
 
 class _SolverOut(Exception):

@@ -73,6 +73,10 @@ def with_think(agent: str, seconds: float | None) -> str:
     return agent if seconds is None else f"{agent}{THINK_MARK}{seconds:g}"
 
 
+NODE_SEARCHES = ("alphabeta", "axiom-search", "cage-alphabeta")
+"""Searches whose fixed budget counts nodes (the others count iterations)."""
+
+
 @dataclass(frozen=True)
 class LevelSpec:
     """One level for one kind of game: the search, its fixed budget and its time per move."""
@@ -92,7 +96,7 @@ class LevelSpec:
         """A short human description, e.g. ``cage-search, 0.5 s a move``."""
         if self.algorithm == "greedy":
             return "greedy one-ply"
-        unit = "nodes" if self.algorithm in ("alphabeta", "axiom-search") else "iterations"
+        unit = "nodes" if self.algorithm in NODE_SEARCHES else "iterations"
         extra = f", depth <= {self.depth}" if self.depth else ""
         if self.rollout_depth is not None:
             extra += f", playouts cut at {self.rollout_depth} plies"
@@ -105,8 +109,8 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     "cage": {
         "easy": LevelSpec("mcts", 150, 0.1),
         "medium": LevelSpec("mcts", 600, 0.25),
-        "hard": LevelSpec("cage-search", 1500, 0.5),
-        "expert": LevelSpec("cage-search", 6000, 2.0),
+        "hard": LevelSpec("cage-alphabeta", 6000, 0.5),
+        "expert": LevelSpec("cage-alphabeta", 24000, 2.0),
     },
     "cage-multi": {
         "easy": LevelSpec("mcts", 150, 0.1),
@@ -171,6 +175,10 @@ def build_level(
         from .axiom_search import AxiomSearchAgent
 
         return AxiomSearchAgent(game, seed, time_limit=clock, node_budget=cap)
+    if spec.algorithm == "cage-alphabeta":
+        from .cage_search import CageAlphaBetaAgent
+
+        return CageAlphaBetaAgent(game, seed, node_budget=cap, time_limit=clock)
     if spec.algorithm == "cage-search":
         from .cage_search import CageSearchAgent
 
