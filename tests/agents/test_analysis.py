@@ -101,7 +101,7 @@ def test_judge_thresholds() -> None:
     def at(value: float, solved: str | None = None) -> str | None:
         return judge(best, MoveAnalysis(1, "b", value, solved, ("b",))).label
 
-    assert [at(0.69), at(0.64), at(0.58), at(0.45)] == [None, "inaccuracy", "mistake", "blunder"]
+    assert [at(0.66), at(0.63), at(0.57), at(0.45)] == [None, "inaccuracy", "mistake", "blunder"]
     won = MoveAnalysis(0, "a", 1.0, "win", ("a",))
     assert judge(won, MoveAnalysis(1, "b", 0.5, "draw", ("b",))).label == "blunder"
     assert judge(won, MoveAnalysis(1, "b", 1.0, "win", ("b",))).label is None

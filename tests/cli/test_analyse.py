@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,28 @@ def test_a_record_of_another_game_is_refused(
     path = blunder_record(tmp_path)
     status, _, err = run(capsys, "analyse", "cage(players=3)", "--record", str(path))
     assert status == 2 and "the record is a game of cage" in err
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "analysis.md"
+
+
+def test_the_docs_examples_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/analysis.md's shell lines (in order, in a scratch folder) and its Python example."""
+    text = DOC.read_text(encoding="utf-8")
+    lines = [
+        line
+        for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+        for line in block.splitlines()
+        if line.strip()
+    ]
+    assert len(lines) >= 4 and all(line.startswith("gameshelf ") for line in lines)
+    monkeypatch.chdir(tmp_path)
+    for line in lines:
+        status, out, err = run(capsys, *shlex.split(line)[1:])
+        assert status == 0, (line, err)
+        assert out.strip(), line
+    (python,) = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    exec(compile(python, "docs/analysis.md", "exec"), {})
+    assert capsys.readouterr().out.startswith("O4 win ('O4',)")

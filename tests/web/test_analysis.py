@@ -129,3 +129,50 @@ def test_no_hint_button_when_watching(
     browser.find("#status")
     browser.wait(lambda: browser.js("return document.getElementById('hint') !== null"))
     assert browser.js("return document.getElementById('hint').offsetParent === null")
+
+
+def test_axiom_and_axia_replays_show_the_analysis(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    """Axiom: the whole game, the best move drawn on the 3D board. AXIA: nothing until a seat is
+    chosen, then that seat's decisions only (its own view), the best move beside the table."""
+    base = web_server.url
+    browser = browser_factory()
+    for game, board, seat in (
+        ("axiom", ".axiom-board", None),
+        ("axia(players=2)", ".axia-board", "1"),
+    ):
+        match = api(base, "/api/matches", {"game": game, "seats": [RANDOM, RANDOM], "seed": 4})
+        deadline = time.monotonic() + 60
+        while api(base, f"/api/matches/{match['id']}")["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.1)
+        browser.open(f"{base}/play/{match['id']}?replay=1")
+        if seat is not None:
+            browser.wait(
+                lambda: "pick a seat" in browser.text("#analysis-status"), what="a seat asked for"
+            )
+            assert attribute(browser, "#eval-line", "data-points") == "0"
+            browser.select("#replay-viewer", seat)
+        browser.wait(
+            lambda: attribute(browser, "#analysis", "data-state") == "ready", 180, "the analysis"
+        )
+        query = "" if seat is None else f"?seat={seat}"
+        analysis = api(base, f"/api/matches/{match['id']}/analysis{query}")
+        assert analysis["plies"], "some decision was analysed"
+        assert attribute(browser, "#eval-line", "data-points") == str(len(analysis["plies"]))
+        if seat is not None:
+            assert {p["mover"] for p in analysis["plies"]} == {int(seat)}
+        ply = analysis["plies"][-1]
+        browser.js(
+            "const r = document.getElementById('replay-range'); r.value = arguments[0];"
+            "r.dispatchEvent(new Event('input'));",
+            ply["ply"],
+        )
+        best = ply["best"][0]["move"]
+        browser.wait(
+            lambda best=best, board=board: attribute(browser, board, "data-suggested") == best,
+            what=f"{game}: the board showing the best move",
+        )
+        assert attribute(browser, "#best-move", "data-move") == best
+    assert not browser.console_errors()

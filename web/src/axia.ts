@@ -375,6 +375,9 @@ export function createAxiaBoard(): Board {
         choices.append(b);
       }
     }
+    // A suggested move (analysis best move or hint), in words beside the table.
+    element.dataset.suggested = context.suggested ?? "";
+    if (context.suggested) choices.append(el("p", { class: "suggested-move", "data-suggested": context.suggested, text: `Suggested: ${context.suggested}` }));
 
     const scores = el("table", { class: "score-sheet", id: "score-sheet" }, el("tr", {}, el("th", { text: "Slayer" }), el("th", { text: "Score" }), el("th", { text: "Defeated" })));
     view.players.forEach((player, i) => {

@@ -242,6 +242,8 @@ export function createAxiomBoard(): Board {
   function build(): void {
     disposeGroup(pieces);
     const moved = context?.lastMove ? parseAxiomMove(context.lastMove) : null;
+    // A suggested move (analysis best move or hint): its piece outlined gold, its goal a gold ball.
+    const suggestion = context?.suggested ? parseAxiomMove(context.suggested) : null;
     for (const piece of current) {
       const mesh = piece.kind === "C" ? cubeMesh(piece) : sceptreMesh(piece);
       const id = `${piece.kind}${cellText(piece.cell)}`;
@@ -251,6 +253,7 @@ export function createAxiomBoard(): Board {
         mesh.scale.setScalar(1.25);
       } else if (id === selected) markSelected(mesh, 0x36c275);
       else if (moved && moved.kind === piece.kind && key(moved.to) === key(piece.cell)) markSelected(mesh, 0x6a4cff);
+      else if (suggestion && suggestion.kind === piece.kind && key(suggestion.from) === key(piece.cell)) markSelected(mesh, 0xe9a400);
       pieces.add(mesh);
     }
     publishDrawn();
@@ -333,6 +336,16 @@ export function createAxiomBoard(): Board {
         }
       }
     }
+    const suggestion = context?.suggested ? parseAxiomMove(context.suggested) : null;
+    if (suggestion) {
+      const gold = new THREE.MeshStandardMaterial({ color: 0xe9a400, emissive: 0x8a5a00, emissiveIntensity: 0.7 });
+      const spot = new THREE.Mesh(new THREE.SphereGeometry(0.21, 16, 12), gold);
+      spot.position.copy(toThree(suggestion.to));
+      if (suggestion.kind === "S") spot.position.add(dirThree(suggestion.faces[0] ?? "z+").multiplyScalar(0.62));
+      spot.userData = { suggested: context?.suggested };
+      markers.add(spot);
+    }
+    element.dataset.suggested = context?.suggested ?? "";
     publishTargets();
     stage.requestRender();
   }
@@ -624,6 +637,7 @@ export function createAxiomBoard(): Board {
     element,
     update(ctx) {
       const legalChanged = !context || context.legal.join("|") !== ctx.legal.join("|");
+      const suggestionChanged = (context?.suggested ?? null) !== (ctx.suggested ?? null);
       context = ctx;
       const view = ctx.view as AxiomView;
       const position = JSON.stringify([view.cubes ?? [], view.sceptres ?? [], view.colour_to_move ?? "", view.result ?? null]);
@@ -634,7 +648,7 @@ export function createAxiomBoard(): Board {
         hoverTarget = null;
         preview = null;
       }
-      if (position !== lastPosition || legalChanged || ctx.replay) {
+      if (position !== lastPosition || legalChanged || ctx.replay || suggestionChanged) {
         const before = current;
         const changed = position !== lastPosition;
         lastPosition = position;

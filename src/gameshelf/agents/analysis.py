@@ -38,13 +38,14 @@ from .solver import Solver
 PV_LIMIT = 12
 """Longest principal variation shown (plies)."""
 
-INACCURACY = 0.05
-MISTAKE = 0.10
-BLUNDER = 0.20
+INACCURACY = 0.06
+MISTAKE = 0.12
+BLUNDER = 0.24
 """Value lost by a played move (best move's value minus the played move's, on the [0, 1] scale)
 from which it is an inaccuracy, a mistake or a blunder. Giving away a proven win (or walking into
-a proven loss when a better move existed) is always a blunder. The thresholds sit above the
-noise of a second-long search (a few hundredths between repeated runs on the Cage)."""
+a proven loss when a better move existed) is always a blunder. The thresholds sit above the noise
+of a one-second search: the best move's value spread by 0.05 over five seeds in a Cage
+middle game (docs/analysis.md)."""
 
 _SOLVED_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
