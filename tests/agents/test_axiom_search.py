@@ -268,3 +268,16 @@ def test_the_previous_hard_stays_available_for_the_arena() -> None:
     assert isinstance(bot, AlphaBetaAgent) and bot.max_depth == 3 and bot.node_budget == 6000
     with pytest.raises(ValueError, match="Axiom only"):
         make_agent("axiom-previous-hard", load("cage"), seed=1)
+
+
+def test_an_analysis_cut_short_reports_only_moves_it_valued() -> None:
+    state = load("axiom").new_initial_state()
+    result = AxiomSearchAgent(state.game, seed=1, node_budget=20).analyse(state, 30.0, top=32)
+    assert 1 <= len(result) < 32  # 20 nodes cannot value all 32 first moves
+    for r in result:
+        child = state.clone()
+        child.apply_action(r.action)
+        if captures_available(child):  # the three first moves that hand White a capture
+            assert (r.solved, r.value) == ("loss", 0.0)
+        else:
+            assert r.solved is None and 0.0 < r.value < 1.0

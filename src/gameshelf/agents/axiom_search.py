@@ -193,7 +193,10 @@ class AxiomSearchAgent(Agent):
             except _OutOfBudget:
                 # moves already searched at this depth with better scores are proven better
                 partial = sorted(((a, scores[a]) for a in self._searched), key=lambda p: -p[1])
-                if partial and partial[0][1] > best[0][1] and partial[0][0] != best[0][0]:
+                if not self.completed_depth:
+                    # not even one depth: only the moves searched have scores
+                    best = partial or [(order[0], 0)]
+                elif partial and partial[0][1] > best[0][1] and partial[0][0] != best[0][0]:
                     best = partial + [p for p in best if p[0] not in self._searched]
                 break
             order.sort(key=lambda a: -scores[a])
