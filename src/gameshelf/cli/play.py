@@ -332,10 +332,9 @@ def undo(table: Table) -> str:
         replayed.apply_action(action)
     if last_human < 0:
         return "nothing to undo: you have not moved yet"
-    state = table.fresh_state()
-    for action in history[start:last_human]:
-        state.apply_action(action)
-    table.state = state
+    table.state = table.game.replay(
+        history[start:last_human], table.seed, position=table.initial_position
+    )
     return f"took back {len(history) - last_human} move(s)"
 
 

@@ -317,12 +317,9 @@ class Hub:
             raise self._unavailable(match_id)
         try:
             game = load_pinned(stored.game, stored.extras)
-            state = game.new_initial_state(stored.seed)
-            movers, notations = [], []
-            for player, action, notation in stored.moves:
-                movers.append(player)
-                notations.append(notation)
-                state.apply_action(action)
+            state = game.replay([action for _, action, _ in stored.moves], stored.seed)
+            movers = [player for player, _, _ in stored.moves]
+            notations = [notation for _, _, notation in stored.moves]
         except Exception as error:  # whatever the cause, one bad match must not stop the rest
             log.error("match %s will not load and is set aside: %s", match_id, error)
             self.broken.add(match_id)
@@ -486,10 +483,7 @@ class Hub:
 
     @staticmethod
     def _replay(runtime: Runtime, plies: int) -> State:
-        state = runtime.game.new_initial_state(runtime.seed)
-        for action in runtime.state.history()[:plies]:
-            state.apply_action(action)
-        return state
+        return runtime.game.replay(runtime.state.history()[:plies], runtime.seed)
 
     def _undo_point(self, runtime: Runtime, seat: int) -> int:
         """The ply count after undoing ``seat``'s last move and the bot replies after it."""
