@@ -16,6 +16,7 @@ import pytest
 import gameshelf
 from gameshelf.server.client import Lobby, SeatClient
 from gameshelf.server.db import SeatInfo
+from gameshelf.server.routes import analysis as analysis_routes
 from gameshelf.server.routes.analysis import hint_refusal
 
 from .conftest import DATABASES, GENEROUS, RunningServer, database_url
@@ -181,3 +182,20 @@ def test_analysis_and_hints_are_rate_limited_like_replays(tmp_path: Path) -> Non
         lobby.close()
     finally:
         running.stop()
+
+
+def test_a_failed_analysis_is_a_clear_error_and_not_kept(
+    client: Lobby, quick: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = finished(client, "cage(players=2,stock=3:3)", seed=2)
+    url = f"{quick.url}/api/matches/{match['id']}/analysis"
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("the worker died")
+
+    monkeypatch.setattr(analysis_routes, "analyse_match", broken)
+    failed = httpx.get(url, timeout=60)
+    assert failed.status_code == 503 and error(failed) == "server/unavailable"
+    assert not quick.server.config.app.state.analysis_cache.done
+    monkeypatch.undo()
+    assert httpx.get(url, timeout=60).status_code == 200

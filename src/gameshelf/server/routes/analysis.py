@@ -19,6 +19,7 @@ finished match never changes); concurrent requests for it wait for the same comp
 from __future__ import annotations
 
 import asyncio
+import logging
 import pickle
 from collections import OrderedDict
 from typing import Annotated, Any
@@ -31,6 +32,7 @@ from ..deps import get_hub, limit_replays
 from ..errors import ServerError
 from ..hub import Hub, Runtime
 
+log = logging.getLogger("gameshelf.server")
 router = APIRouter(tags=["analysis"])
 HubDep = Annotated[Hub, Depends(get_hub)]
 
@@ -123,9 +125,15 @@ async def _compute(hub: Hub, runtime: Runtime, seat: int | None) -> MatchAnalysi
     game_blob = pickle.dumps(runtime.game)
     loop = asyncio.get_running_loop()
     async with hub.background_slots:
-        rows: list[dict[str, Any]] = await loop.run_in_executor(
-            hub.executor, analyse_match, game_blob, runtime.seed, history, per, seat, TOP
-        )
+        try:
+            rows: list[dict[str, Any]] = await loop.run_in_executor(
+                hub.executor, analyse_match, game_blob, runtime.seed, history, per, seat, TOP
+            )
+        except Exception:  # a failed worker must not surface as a bare 500 (nor be cached)
+            log.exception("analysis of match %s failed", runtime.id)
+            raise ServerError(
+                "server/unavailable", "the analysis failed; try again later"
+            ) from None
     return MatchAnalysis(
         match=runtime.id,
         game=runtime.display,
@@ -181,7 +189,11 @@ async def hint(match_id: str, body: AnalysisRequest, hub: HubDep) -> Hint:
         snapshot = pickle.dumps(runtime.state)
         ply = len(runtime.state.history())
     loop = asyncio.get_running_loop()
-    best = await loop.run_in_executor(
-        hub.executor, hint_move, snapshot, runtime.seed + ply, _seconds(hub, HINT_SECONDS)
-    )
+    try:
+        best = await loop.run_in_executor(
+            hub.executor, hint_move, snapshot, runtime.seed + ply, _seconds(hub, HINT_SECONDS)
+        )
+    except Exception:
+        log.exception("hint in match %s failed", runtime.id)
+        raise ServerError("server/unavailable", "no hint now; try again later") from None
     return Hint(match=runtime.id, seat=seat, ply=ply, best=AnalysedMove(**best))
