@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -445,3 +446,24 @@ def test_ratings_survive_a_restart_without_counting_twice(tmp_path: Path) -> Non
         assert client.get("/api/players/Dora").json()["ratings"][0]["games"] == 1
     finally:
         again.stop()
+
+
+def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(server: RunningServer) -> None:
+    eve, finn = _register(server, "Eve"), _register(server, "Finn")
+    plain = eve.post("/api/matches", json={"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True})
+    assert plain.json()["clock"]["mode"] == "correspondence"  # none chosen: one is given
+    fast = {"mode": "realtime", "minutes": 0.02, "increment_seconds": 0}
+    body = {"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True, "clock": fast}
+    match = eve.post("/api/matches", json=body).json()["id"]
+    eve.post(f"/api/matches/{match}/join", json={})
+    finn.post(f"/api/matches/{match}/join", json={})
+    deadline = time.monotonic() + 30
+    while eve.get(f"/api/matches/{match}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the clock never flagged"
+        time.sleep(0.2)
+    result = eve.get(f"/api/matches/{match}").json()["result"]
+    assert result[0] < result[1]  # Eve, to move first, ran out of time
+    expected = _expected([(25.0, 25.0 / 3.0)] * 2, result)
+    assert _rating(eve, "Eve", "axiom", 2) == pytest.approx(expected[0])
+    assert _rating(eve, "Finn", "axiom", 2) == pytest.approx(expected[1])
+    assert _rating(eve, "Eve", "axiom", 2)[0] < 25.0  # the flag cost Eve rating

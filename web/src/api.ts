@@ -99,8 +99,9 @@ export const api = {
       `/api/matches?status=${encodeURIComponent(status)}&limit=${limit}${idleMax === null ? "" : `&idle_max=${idleMax}`}`,
     ),
   match: (id: string) => call<MatchSummary>("GET", `/api/matches/${encodeURIComponent(id)}`),
-  create: (game: string, seats: { kind: string; agent?: string }[], seed?: number) =>
-    call<MatchSummary>("POST", "/api/matches", seed === undefined ? { game, seats } : { game, seats, seed }),
+  /** ``extra``: more fields of the create request (``rated``, a clock). */
+  create: (game: string, seats: { kind: string; agent?: string }[], seed?: number, extra: Record<string, unknown> = {}) =>
+    call<MatchSummary>("POST", "/api/matches", { game, seats, ...(seed === undefined ? {} : { seed }), ...extra }),
   join: (id: string, seat: number | null, name: string | null) =>
     call<{ match: string; seat: number; token: string }>(
       "POST",

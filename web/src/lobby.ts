@@ -1,6 +1,7 @@
 // The lobby: pick a game and its options, seat people and bots, create, share, join, watch.
 import { api, el, navigate, storeToken, playerName, setPlayerName, gameName, parseTime, agoWords, ApiError } from "./api";
 import type { AgentInfo, GameInfo, MatchListItem } from "./api";
+import { ratedField } from "./account";
 
 /** Open and running matches idle longer than this are left out while the box is ticked. */
 export const IDLE_HIDE_SECONDS = 86400;
@@ -53,6 +54,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
   nameInput.value = playerName();
   const message = el("p", { class: "error", role: "alert", id: "create-error" });
   const submit = el("button", { type: "submit", class: "primary", id: "create-button", text: "Create match" });
+  const rated = ratedField(); // enabled once logged in
 
   form.append(
     el("h2", { id: "create-title", text: "New match" }),
@@ -63,6 +65,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     seatsBox,
     el("label", { for: "player-name", text: "Your name" }),
     nameInput,
+    rated.field,
     submit,
     message,
   );
@@ -210,7 +213,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     const choices = [...seatsBox.querySelectorAll<HTMLSelectElement>("select")].map((s) => s.value);
     const seats = choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", agent: c.slice(4) } : { kind: "human" }));
     try {
-      const match = await api.create(gameString(), seats);
+      const match = await api.create(gameString(), seats, undefined, rated.rated() ? { rated: true } : {});
       for (let i = 0; i < choices.length; i++) {
         if (choices[i] !== "you") continue;
         const joined = await api.join(match.id, i, name || null);

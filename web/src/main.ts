@@ -2,10 +2,13 @@
 import "./style.css";
 import { renderLobby } from "./lobby";
 import { renderMatch } from "./match";
+import { mountAccount } from "./account";
+import { renderPlayer } from "./player";
 
 const root = document.getElementById("main") as HTMLElement;
 let cleanup: (() => void) | null = null;
 let generation = 0;
+mountAccount(document.querySelector("header.top") as HTMLElement);
 
 async function route(): Promise<void> {
   const mine = ++generation;
@@ -16,6 +19,8 @@ async function route(): Promise<void> {
     const stop = await renderMatch(root, match[1], new URLSearchParams(location.search));
     if (mine !== generation) stop();
     else cleanup = stop;
+  } else if (/^\/players\/[^/]+\/?$/.test(location.pathname)) {
+    await renderPlayer(root, decodeURIComponent(location.pathname.split("/")[2]));
   } else {
     await renderLobby(root);
   }

@@ -100,7 +100,6 @@ class ServerSettings:
         default=30.0, metadata={"help": "days a log-in session lasts (the cookie's life)"}
     )
 
-
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         """Add one ``--flag`` per limit (``max_body_bytes`` becomes ``--max-body-bytes``)."""

@@ -18,7 +18,14 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Depends, Request, Response
 
 from ..accounts import SESSION_COOKIE, Account, AccountStore, account_name
-from ..contract import AccountInfo, ClaimedSeat, ClaimRequest, ClaimResponse, Credentials
+from ..contract import (
+    AccountInfo,
+    ClaimedSeat,
+    ClaimRequest,
+    ClaimResponse,
+    Credentials,
+    TimeControlRequest,
+)
 from ..deps import client_address, get_hub
 from ..errors import ServerError
 from ..guard import RateLimiter
@@ -27,6 +34,9 @@ from ..ratings import check_rated_seats, game_of
 
 router = APIRouter(tags=["accounts"])
 LOGIN_BURST = 5.0
+RATED_DEFAULT_CLOCK = TimeControlRequest(mode="correspondence", days=3.0)
+"""A rated match created without a clock gets this one: leaving it for good is then a flag
+(a loss), never an endless unrated limbo."""
 
 
 def get_accounts(request: Request) -> AccountStore:

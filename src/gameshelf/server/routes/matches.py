@@ -34,8 +34,9 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) -> MatchSummary:
     """Create a match from a game string and seats (default: you against random bots)."""
     seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-    if body.rated:  # accounts only, and only bots with a published rating
+    if body.rated:  # accounts only, only bots with a published rating, always a clock
         await account_routes.before_create(request, body.game, seats)
+        body.clock = body.clock or account_routes.RATED_DEFAULT_CLOCK
     control = None if body.clock is None else TimeControl.of_request(body.clock)
     runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
     if body.rated:
@@ -84,9 +85,7 @@ async def get_match(match_id: str, hub: HubDep) -> MatchSummary:
 
 
 @router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])
-async def join(
-    match_id: str, body: JoinRequest, hub: HubDep, request: Request
-) -> JoinResponse:
+async def join(match_id: str, body: JoinRequest, hub: HubDep, request: Request) -> JoinResponse:
     """Take a free seat; the answer holds the seat's secret token (keep it private)."""
     name = normalise_name(body.name)
     account = await account_routes.before_join(request, match_id, name)  # None: a guest
