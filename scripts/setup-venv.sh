@@ -7,7 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=${1:-server}
 stamp=.venv/.installed-$extra
-if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ]; then
+# Games are found through the installed entry points (group gameshelf.games, written by the
+# editable install from pyproject.toml): an install that lacks them is redone too.
+has_games() {
+  .venv/bin/python -c 'import sys; from importlib.metadata import entry_points as e
+sys.exit(not e(group="gameshelf.games"))' 2>/dev/null
+}
+if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ] && has_games; then
   exit 0
 fi
 python=${PYTHON:-python3}
@@ -23,6 +29,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 echo "setup: installing gameshelf[$extra] into .venv" >&2
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extra]"
+if ! has_games; then
+  echo "setup: the install registered no game (entry points of group gameshelf.games missing)" >&2
+  exit 1
+fi
 touch "$stamp"
 if [ "$extra" = dev ]; then
   touch .venv/.installed-server

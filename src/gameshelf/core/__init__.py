@@ -15,11 +15,20 @@ from .errors import (
 )
 from .game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Move, State
 from .options import OptionSpec, format_game_string, parse_game_string
-from .registry import GameEntry, available_games, game_entry, load, register
+from .registry import (
+    ENTRY_POINT_GROUP,
+    GameEntry,
+    RegistryError,
+    available_games,
+    game_entry,
+    load,
+    register,
+)
 from .spec import GameSpec
 
 __all__ = [
     "CHANCE",
+    "ENTRY_POINT_GROUP",
     "SIMULTANEOUS",
     "TERMINAL",
     "Game",
@@ -37,6 +46,7 @@ __all__ = [
     "Move",
     "NotYourTurn",
     "OptionSpec",
+    "RegistryError",
     "State",
     "UnknownGame",
     "available_games",
