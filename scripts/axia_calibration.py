@@ -3,7 +3,7 @@
     .venv/bin/python scripts/axia_calibration.py [--games 150] [--bot-games 40]
         [--policies greedy,planner,easy,medium,hard] [--cards PATH] [--seed 1000]
 
-``greedy`` and ``planner`` are the reference policies of ``gameshelf.games.axia.calibration``;
+``greedy`` and ``planner`` are the reference policies of ``gameshelf.agents.axia_policies``;
 ``easy``/``medium``/``hard``/``expert`` are the bot levels (``gameshelf.agents``). Game ``i`` of
 every policy draws its chance from seed ``seed + i``, so policies face the same dice and decks.
 The table it prints (Markdown) is the one in ``src/gameshelf/games/axia/data/CALIBRATION.md``.
@@ -17,14 +17,13 @@ import sys
 import time
 from statistics import mean, pstdev
 
-from gameshelf.agents import make_agent
+from gameshelf.agents import axia_policies, make_agent
 from gameshelf.agents.base import AGENTS
 from gameshelf.core.registry import load
-from gameshelf.games.axia import calibration
 from gameshelf.games.axia.rules import AxiaState
 from gameshelf.games.axia.scoring import solo_rank
 
-REFERENCE = {"greedy": calibration.greedy, "planner": calibration.planner}
+REFERENCE = {"greedy": axia_policies.greedy, "planner": axia_policies.planner}
 
 
 def play(policy: str, game_string: str, seed: int) -> dict[str, int]:

@@ -11,7 +11,8 @@ from gameshelf.agents import make_agent
 from gameshelf.agents.determinize import axia_determinize, copy_state
 from gameshelf.agents.ismcts import ISMCTSAgent
 from gameshelf.core.registry import load
-from gameshelf.games.axia.rules import PLACE, TURN, AxiaState
+from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_TURN
+from gameshelf.games.axia.rules import AxiaState
 
 
 def advance_to(game_string: str, phase: int, seed: int, skip: int = 0) -> AxiaState:
@@ -59,8 +60,8 @@ def positions() -> list[AxiaState]:
     """Decision points in the place and hit phases of 2- and 3-player games."""
     out = []
     for game_string, seed in (("axia", 3), ("axia(players=3)", 5)):
-        out.append(advance_to(game_string, PLACE, seed, skip=4))
-        out.append(advance_to(game_string, TURN, seed, skip=6))
+        out.append(advance_to(game_string, PHASE_PLACE, seed, skip=4))
+        out.append(advance_to(game_string, PHASE_TURN, seed, skip=6))
     return out
 
 

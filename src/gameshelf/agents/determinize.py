@@ -56,7 +56,8 @@ def axia_determinize(state: State, observer: int, rng: random.Random) -> State:
     set-up, the effect stack. Private to ``observer``: its hand, items, offer, pending placement
     and (during the set-up) its scoring cards. Everything else is redealt.
     """
-    from gameshelf.games.axia.rules import SCORE_PICK, AxiaState
+    from gameshelf.games.axia.actions import PHASE_SCORE_PICK
+    from gameshelf.games.axia.rules import AxiaState
 
     if not isinstance(state, AxiaState):
         raise TypeError("axia_determinize needs an AXIA state")
@@ -65,7 +66,7 @@ def axia_determinize(state: State, observer: int, rng: random.Random) -> State:
     others = [q for q in range(state.game.n) if q != observer]
     _redeal_territory(state, world, observer, others, rng)
     _redeal_items(state, world, observer, others, rng)
-    if state.phase == SCORE_PICK:
+    if state.phase == PHASE_SCORE_PICK:
         _redeal_scoring(state, world, observer, others, rng)
     else:
         seen = {c for q in range(state.game.n) for c in state.slots[q] if c >= 0}
@@ -137,15 +138,15 @@ def _redeal_scoring(
 
 def axia_visible(state: State, observer: int, action: int) -> bool:
     """Whether ``observer`` sees which ``action`` is taken in ``state`` (a move or a draw)."""
-    from gameshelf.games.axia.rules import (
+    from gameshelf.games.axia.actions import (
         C_FACEUP,
         C_ROLL,
         C_SLOT,
-        MULLIGAN,
-        PLACE,
-        SCORE_PICK,
-        AxiaState,
+        PHASE_MULLIGAN,
+        PHASE_PLACE,
+        PHASE_SCORE_PICK,
     )
+    from gameshelf.games.axia.rules import AxiaState
 
     if not isinstance(state, AxiaState):
         raise TypeError("axia_visible needs an AXIA state")
@@ -154,7 +155,7 @@ def axia_visible(state: State, observer: int, action: int) -> bool:
         return kind in (C_ROLL, C_FACEUP, C_SLOT) or player == observer
     if state.current_player() == observer:
         return True
-    return state.phase not in (SCORE_PICK, MULLIGAN, PLACE)
+    return state.phase not in (PHASE_SCORE_PICK, PHASE_MULLIGAN, PHASE_PLACE)
 
 
 def determinizer_for(name: str) -> tuple[Determinizer, Observer]:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from gameshelf.agents.axia_policies import heuristic as axia_heuristic
 from gameshelf.core.game import Game, State
 from gameshelf.games.axia import AxiaGame, AxiaState
-from gameshelf.games.axia.calibration import heuristic as axia_heuristic
 from gameshelf.games.axiom import AxiomGame, AxiomState
 from gameshelf.games.cage import CageGame, CageState
 from gameshelf.games.cage.geometry import LINES

@@ -198,8 +198,8 @@ class AxiomEncoder(Encoder):
 
 def _axia_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Phase, effect and region names as the AXIA engine writes them in its views."""
+    from gameshelf.games.axia.actions import PHASE_NAMES, TASK_NAMES
     from gameshelf.games.axia.cards import REGIONS
-    from gameshelf.games.axia.rules import PHASE_NAMES, TASK_NAMES
 
     return tuple(PHASE_NAMES), tuple(TASK_NAMES), tuple(REGIONS)
 
@@ -295,7 +295,7 @@ class AxiaEncoder(Encoder):
         self._fill_private(views, view["players"][player], g)
 
     def _fill_seat(self, views: dict[str, Tensor], row: int, seat: dict[str, Any], g: Any) -> None:
-        from gameshelf.games.axia.actions import CELL_SPACES
+        from gameshelf.games.axia.board import CELL_SPACES
 
         spaces = views["spaces"][row]
         tables = g.tables

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from gameshelf.core import load
-from gameshelf.games.axia.actions import parse_space
+from gameshelf.games.axia.actions import PHASE_TURN, parse_space
 from gameshelf.games.axia.cards import REGIONS
-from gameshelf.games.axia.rules import TURN, AxiaState
+from gameshelf.games.axia.rules import AxiaState
 
 _ANY: Any = object()
 #: Beasts without an immediate effect (safe targets for die hits; Rakya hits a beast).
@@ -32,7 +32,7 @@ def make_turn_state(players: int = 1, dice: tuple[int, ...] = (), options: str =
     state = game.new_initial_state()
     assert isinstance(state, AxiaState)
     state.chance = []
-    state.phase = TURN
+    state.phase = PHASE_TURN
     state.round = 1
     state.turn = 0
     state.cur = 0

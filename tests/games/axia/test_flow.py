@@ -11,7 +11,8 @@ from gameshelf.core.errors import IllegalMove, InvalidMove, NotYourTurn
 from gameshelf.core.game import CHANCE
 from gameshelf.core.record import record_from_state, replay
 from gameshelf.games.axia import actions as A
-from gameshelf.games.axia.rules import PLACE, REFILL, SCORE_PICK, TURN, AxiaState
+from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_REFILL, PHASE_SCORE_PICK, PHASE_TURN
+from gameshelf.games.axia.rules import AxiaState
 
 
 def new(game_string: str) -> AxiaState:
@@ -80,14 +81,14 @@ def test_standard_scoring_setup_two_batches_of_three_from_four() -> None:
     state = new("axia(players=2)")
     assert state.current_player() == CHANCE
     until(state, rng, lambda s: not s.chance)
-    assert state.phase == SCORE_PICK and [len(o) for o in state.offers] == [4, 4]
+    assert state.phase == PHASE_SCORE_PICK and [len(o) for o in state.offers] == [4, 4]
     for _ in range(3):
         step(state, rng)
     assert state.cur == 1 and len(state.offers[0]) == 1
     assert sum(c >= 0 for c in state.slots[0]) == 3
     until(state, rng, lambda s: s.batch == 1 and not s.chance)
     assert [len(o) for o in state.offers] == [4, 4] and len(state.sdeck) == 32 - 16
-    until(state, rng, lambda s: s.phase != SCORE_PICK)
+    until(state, rng, lambda s: s.phase != PHASE_SCORE_PICK)
     assert all(all(c >= 0 for c in slots) for slots in state.slots)
 
 
@@ -124,7 +125,7 @@ def test_prioritize_objectives_draft_passes_left() -> None:
     after = state.offers
     for p in range(3):
         assert set(after[(p + 1) % 3]) < set(before[p]) and len(after[(p + 1) % 3]) == 6
-    until(state, rng, lambda s: s.phase != SCORE_PICK)
+    until(state, rng, lambda s: s.phase != PHASE_SCORE_PICK)
     assert all(all(c >= 0 for c in slots) for slots in state.slots)
 
 
@@ -133,14 +134,14 @@ def test_first_game_deals_scoring_cards_at_random() -> None:
     state = new("axia(players=2,first_game=true)")
     assert state.current_player() == CHANCE
     until(state, rng, lambda s: not s.chance)
-    assert state.phase == PLACE and all(all(c >= 0 for c in sl) for sl in state.slots)
+    assert state.phase == PHASE_PLACE and all(all(c >= 0 for c in sl) for sl in state.slots)
     assert len(state.hands[0]) == 4
 
 
 def test_explore_regions_redraws_once() -> None:
     rng = random.Random(8)
     state = new("axia(players=2,explore_regions=true)")
-    until(state, rng, lambda s: not s.chance and s.phase != SCORE_PICK)
+    until(state, rng, lambda s: not s.chance and s.phase != PHASE_SCORE_PICK)
     hand = list(state.hands[0])
     ids = [state.game.cards.territory[c].id for c in hand[:2]]
     state.play("redraw " + ",".join(ids))
@@ -148,13 +149,13 @@ def test_explore_regions_redraws_once() -> None:
     until(state, rng, lambda s: not s.chance)
     assert len(state.hands[0]) == 4 and set(hand[:2]) <= set(state.tdisc)
     state.play("redraw none")
-    assert state.phase == PLACE
+    assert state.phase == PHASE_PLACE
 
 
 def test_placement_is_hidden_until_everyone_has_chosen() -> None:
     rng = random.Random(9)
     state = new("axia(players=3)")
-    until(state, rng, lambda s: s.phase == PLACE and s.round == 1 and not s.chance)
+    until(state, rng, lambda s: s.phase == PHASE_PLACE and s.round == 1 and not s.chance)
     first = state.cur
     step(state, rng)
     assert state.pending[first] >= 0
@@ -173,7 +174,7 @@ def test_placement_is_hidden_until_everyone_has_chosen() -> None:
 def _to_refill(players: int, seed: int) -> AxiaState:
     rng = random.Random(seed)
     state = new(f"axia(players={players})")
-    until(state, rng, lambda s: s.phase == REFILL and not s.chance)
+    until(state, rng, lambda s: s.phase == PHASE_REFILL and not s.chance)
     return state
 
 
@@ -189,7 +190,7 @@ def test_refill_take_face_up_reveals_a_replacement() -> None:
     assert state.faceup[1] >= 0
     state.play("deck")
     state.apply_action(state.legal_actions()[0])
-    assert state.phase == TURN and card not in state.faceup
+    assert state.phase == PHASE_TURN and card not in state.faceup
 
 
 def test_refill_nobody_takes_face_up_so_the_row_is_replaced() -> None:
@@ -202,7 +203,7 @@ def test_refill_nobody_takes_face_up_so_the_row_is_replaced() -> None:
     for _ in range(3):
         assert str(state.legal_moves()[0]).startswith("reveal ")
         state.apply_action(state.legal_actions()[0])
-    assert all(c >= 0 for c in state.faceup) and state.phase == TURN
+    assert all(c >= 0 for c in state.faceup) and state.phase == PHASE_TURN
 
 
 def test_solo_deck_draw_discards_both_face_up_cards() -> None:
@@ -238,7 +239,7 @@ def test_bad_input_gets_core_errors_and_leaves_state_unchanged() -> None:
 def test_place_errors_name_the_reason() -> None:
     rng = random.Random(15)
     state = new("axia(players=2)")
-    until(state, rng, lambda s: s.phase == PLACE and s.round == 2 and not s.chance)
+    until(state, rng, lambda s: s.phase == PHASE_PLACE and s.round == 2 and not s.chance)
     p = state.cur
     occupied = next(c for c in range(9) if state.grid[p][c] >= 0)
     card = state.game.cards.territory[state.hands[p][0]].id

@@ -8,7 +8,8 @@ import random
 from gameshelf.core import available_games, game_entry, load
 from gameshelf.core.game import CHANCE
 from gameshelf.games.axia import format_score_sheet, score_sheet
-from gameshelf.games.axia.rules import PLACE, REFILL, TURN, AxiaState
+from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_REFILL, PHASE_TURN
+from gameshelf.games.axia.rules import AxiaState
 
 from .conftest import make_turn_state, put
 
@@ -43,7 +44,7 @@ def test_empty_deck_reuses_the_discard_pile() -> None:
     rng = random.Random(21)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    _play(state, rng, lambda s: s.phase == REFILL and not s.chance)
+    _play(state, rng, lambda s: s.phase == PHASE_REFILL and not s.chance)
     state.tdisc = sorted(state.tdisc + state.tdeck)
     state.tdeck = []
     assert "deck" in {str(m) for m in state.legal_moves()}
@@ -58,10 +59,10 @@ def test_last_round_has_its_refill() -> None:
     rng = random.Random(22)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    _play(state, rng, lambda s: s.round == 8 and s.phase == PLACE and not s.chance)
-    _play(state, rng, lambda s: s.phase != PLACE)
-    assert state.phase == REFILL and [len(h) for h in state.hands] == [2, 2]
-    _play(state, rng, lambda s: s.phase == TURN)
+    _play(state, rng, lambda s: s.round == 8 and s.phase == PHASE_PLACE and not s.chance)
+    _play(state, rng, lambda s: s.phase != PHASE_PLACE)
+    assert state.phase == PHASE_REFILL and [len(h) for h in state.hands] == [2, 2]
+    _play(state, rng, lambda s: s.phase == PHASE_TURN)
     assert [len(h) for h in state.hands] == [3, 3]
 
 
@@ -99,7 +100,7 @@ def test_render_and_score_table_for_a_finished_game() -> None:
 
 
 def test_calibration_policies_order_random_greedy_planner() -> None:
-    from gameshelf.games.axia.calibration import greedy, measure, planner
+    from gameshelf.agents.axia_policies import greedy, measure, planner
 
     def uniform(state: AxiaState, rng: random.Random) -> int:
         return rng.choice(state.legal_actions())

@@ -15,8 +15,9 @@ import pytest
 
 from gameshelf.core import load
 from gameshelf.core.errors import IllegalMove, InvalidData
+from gameshelf.games.axia.actions import PHASE_OVER, PHASE_PLACE, PHASE_REFILL, PHASE_TURN
 from gameshelf.games.axia.cards import DEFAULT_PATH, load_cards, parse_cards
-from gameshelf.games.axia.rules import OVER, PLACE, REFILL, TURN, AxiaState
+from gameshelf.games.axia.rules import AxiaState
 
 from .conftest import _ANY, make_turn_state, put
 from .test_effects import give, legal, marks, trigger
@@ -29,7 +30,7 @@ def _finished(p0: list[tuple[str, str]], p1: list[tuple[str, str]], p2: Any = No
     for player, beasts in enumerate([p0, p1] + ([] if p2 is None else [p2])):
         for space, beast in beasts:
             put(s, space, beast=beast, critical=_ANY, mark=2, player=player)
-    s.phase = OVER
+    s.phase = PHASE_OVER
     return s
 
 
@@ -96,7 +97,7 @@ def test_a_hit_during_the_refill_step_belongs_to_another_step() -> None:
     rng = random.Random(14)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    while not (state.phase == REFILL and not state.chance):
+    while not (state.phase == PHASE_REFILL and not state.chance):
         step = state.sample_chance(rng) if state.is_chance_node() else None
         state.apply_action(step if step is not None else rng.choice(state.legal_actions()))
     before = state.position()
@@ -269,7 +270,7 @@ def test_round_8_has_its_refill_step(players: int) -> None:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
             continue
-        if state.phase == REFILL and state.round not in seen:
+        if state.phase == PHASE_REFILL and state.round not in seen:
             seen.append(state.round)
         state.apply_action(rng.choice(state.legal_actions()))
     assert seen == list(range(1, 9))
@@ -280,20 +281,20 @@ def test_round_8_refill_comes_between_place_and_hit() -> None:
     rng = random.Random(5)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    while not (state.round == 8 and state.phase == PLACE and not state.chance):
+    while not (state.round == 8 and state.phase == PHASE_PLACE and not state.chance):
         action = state.sample_chance(rng) if state.is_chance_node() else None
         state.apply_action(action if action is not None else rng.choice(state.legal_actions()))
     for _ in range(2):
         state.apply_action(rng.choice(state.legal_actions()))
-    assert state.phase == REFILL and not state.chance
-    while state.phase == REFILL:
+    assert state.phase == PHASE_REFILL and not state.chance
+    while state.phase == PHASE_REFILL:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     while state.is_chance_node():
         state.apply_action(state.sample_chance(rng))
-    assert state.phase == TURN and state.round == 8
+    assert state.phase == PHASE_TURN and state.round == 8
 
 
 # --- 9. "If there is no number in the die icon, any hit is critical" stays the exception ---

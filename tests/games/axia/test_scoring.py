@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gameshelf.games.axia import format_score_sheet, score_sheet
-from gameshelf.games.axia.actions import parse_space
+from gameshelf.games.axia.actions import PHASE_OVER, parse_space
 from gameshelf.games.axia.cards import Criterion
-from gameshelf.games.axia.rules import OVER
 from gameshelf.games.axia.scoring import (
     acolyte_sets,
     criterion_count,
@@ -165,7 +164,7 @@ def _finished(p0: list[tuple[str, str]], p1: list[tuple[str, str]]):  # type: ig
     for player, beasts in ((0, p0), (1, p1)):
         for space, beast in beasts:
             put(s, space, beast=beast, critical=_ANY, mark=2, player=player)
-    s.phase = OVER
+    s.phase = PHASE_OVER
     return s
 
 
@@ -215,7 +214,7 @@ def test_solo_ranks_at_their_boundaries(score: int, rank: str) -> None:
 def test_solo_returns_score_and_rank_in_score_sheet() -> None:
     s = make_turn_state(1)
     put(s, "a1", beast="ariak", critical=_ANY, mark=2)
-    s.phase = OVER
+    s.phase = PHASE_OVER
     assert s.returns() == [3.0] and s.solo_rank() == "Apprentice"
     data = score_sheet(s)
     assert data["players"][0]["rank"] == "Apprentice" and data["final"]

@@ -1,14 +1,16 @@
-"""Action-id layout and the names of spaces, cells, slots and dice.
+"""Action-id layout, the phase, chance and effect constants, and the names of grid places.
 
 Player actions share one id space (``NUM_ACTIONS`` ids); chance actions are card indexes (draws)
-or die faces 0..5 (rolls). Spaces of the 6×6 grid are ``a1``..``f6`` (column letter, row digit,
-row 1 at the top); the nine card cells are ``A1``..``C3`` (card column letter, card row digit).
+or die faces 0..5 (rolls). Spaces of the 6×6 grid (see :mod:`.board`) are ``a1``..``f6``
+(column letter, row digit, row 1 at the top); the nine card cells are ``A1``..``C3`` (card
+column letter, card row digit).
 """
 
 from __future__ import annotations
 
+from .board import SPACES
+
 MAX_DICE = 9
-SPACES = 36
 
 SCORE_PLACE = 0  # scoring card (32) × slot (6)
 MULLIGAN = SCORE_PLACE + 32 * 6  # discard mask over the sorted hand (16)
@@ -65,58 +67,38 @@ def parse_slot(text: str) -> int | None:
     return int(text[1]) - 1 + (0 if text[0] == "R" else 3)
 
 
-def space_of(cell: int, local: int) -> int:
-    """The grid space of local position ``local`` (0..3, reading order) of card cell ``cell``."""
-    return (2 * (cell // 3) + local // 2) * 6 + 2 * (cell % 3) + local % 2
+ROUNDS = 8
+"""Rounds in a game."""
 
+# Phases of play (``AxiaState.phase``), named apart from the action-id bases above.
+PHASE_SCORE_PICK, PHASE_MULLIGAN, PHASE_PLACE, PHASE_REFILL, PHASE_TURN, PHASE_OVER = range(6)
+PHASE_NAMES = ("scoring-setup", "explore-regions", "place", "refill", "hit", "over")
+"""The name of each phase, as views and explanations print it."""
 
-def orthogonal(space: int) -> list[int]:
-    """Orthogonal neighbours of a space on the 6×6 grid."""
-    row, col = divmod(space, 6)
-    out = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        r, c = row + dr, col + dc
-        if 0 <= r < 6 and 0 <= c < 6:
-            out.append(r * 6 + c)
-    return out
+# Chance kinds: entries of the chance queue are ``(kind, player, slot)``.
+C_SCORE, C_SLOT, C_HAND, C_FACEUP, C_ITEM, C_ROLL = range(6)
 
-
-def diagonal_pairs() -> list[tuple[int, int]]:
-    """Every unordered pair ``(a, b)``, ``a < b``, of diagonally adjacent spaces."""
-    pairs = []
-    for row in range(5):
-        for col in range(6):
-            a = row * 6 + col
-            for dc in (-1, 1):
-                if 0 <= col + dc < 6:
-                    b = (row + 1) * 6 + col + dc
-                    pairs.append((a, b))
-    return sorted(pairs)
-
-
-ORTHOGONAL: tuple[tuple[int, ...], ...] = tuple(tuple(orthogonal(s)) for s in range(SPACES))
-DIAGONAL_PAIRS: tuple[tuple[int, int], ...] = tuple(diagonal_pairs())
-#: Spaces of each card cell.
-CELL_SPACES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(space_of(cell, local) for local in range(4)) for cell in range(9)
+# Effect tasks: entries of the effect stack are ``(task, param)``.
+T_SENTINEL, T_ZORAK, T_RUT, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA = range(7)
+T_I_NONMAG, T_I_REGION, T_I_CHANGE, T_I_DIAG = range(7, 11)
+T_RAKYA = 11
+TASK_NAMES = (
+    "sentinel",
+    "zorak",
+    "rut",
+    "foga",
+    "cadra",
+    "temple sentinel",
+    "torcha",
+    "item: defeat a non-magical beast",
+    "item: defeat a beast in a region",
+    "item: change a die",
+    "item: hit two diagonal beasts",
+    "rakya",
 )
-#: The two linked lines of each scoring slot (rows 2r, 2r+1 or columns 2c, 2c+1).
-SLOT_SPACES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(r * 6 + c for r in (2 * slot, 2 * slot + 1) for c in range(6))
-    if slot < 3
-    else tuple(r * 6 + c for c in (2 * (slot - 3), 2 * (slot - 3) + 1) for r in range(6))
-    for slot in range(6)
-)
-#: The two lines of each slot as separate tuples (for activation).
-SLOT_LINES: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
-    (
-        tuple(2 * slot * 6 + c for c in range(6)),
-        tuple((2 * slot + 1) * 6 + c for c in range(6)),
-    )
-    if slot < 3
-    else (
-        tuple(r * 6 + 2 * (slot - 3) for r in range(6)),
-        tuple(r * 6 + 2 * (slot - 3) + 1 for r in range(6)),
-    )
-    for slot in range(6)
-)
+"""The name of each effect task, as views and explanations print it."""
+DEFEAT_TASKS = frozenset({T_CADRA, T_TEMPLE, T_I_NONMAG, T_I_REGION})
+"""Tasks whose target is defeated outright (the others hit it)."""
+#: Immediate effects of beasts: optional ("you may hit two beasts", "you may defeat one of the
+#: magical beasts"), so the player may decline them, and an item may be played while they wait.
+BEAST_TASKS = frozenset({T_SENTINEL, T_ZORAK, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA, T_RAKYA})

@@ -16,14 +16,23 @@ from typing import TYPE_CHECKING
 from gameshelf.core.errors import IllegalMove, InvalidMove
 
 from . import actions as A
+from .actions import (
+    BEAST_TASKS,
+    C_FACEUP,
+    C_HAND,
+    C_ITEM,
+    C_ROLL,
+    DEFEAT_TASKS,
+    PHASE_MULLIGAN,
+    PHASE_NAMES,
+    PHASE_TURN,
+)
 
 if TYPE_CHECKING:
     from .rules import AxiaState
 
 
 def _chance_text(state: AxiaState, action: int) -> str:
-    from .rules import C_FACEUP, C_HAND, C_ITEM, C_ROLL
-
     g = state.game
     kind, _, slot = state.chance[0]
     if kind == C_ROLL:
@@ -40,9 +49,8 @@ def _chance_text(state: AxiaState, action: int) -> str:
     return f"deal {g.cards.scoring[action].id}" if action < len(g.cards.scoring) else f"?{action}"
 
 
-def _notation(state: AxiaState, action: int) -> str:
-    from .rules import DEFEAT_TASKS
-
+def action_text(state: AxiaState, action: int) -> str:
+    """Notation of ``action`` in ``state`` (``?<id>`` for an id that names nothing here)."""
     g = state.game
     if state.chance:
         return _chance_text(state, action)
@@ -108,8 +116,6 @@ def _bad(text: str, why: str) -> InvalidMove:
 
 
 def _parse_chance(state: AxiaState, text: str) -> int:
-    from .rules import C_FACEUP, C_HAND, C_ITEM, C_ROLL
-
     g = state.game
     kind = state.chance[0][0]
     words = text.split()
@@ -129,7 +135,8 @@ def _parse_chance(state: AxiaState, text: str) -> int:
     return index
 
 
-def _parse(state: AxiaState, text: str) -> int:
+def parse_action(state: AxiaState, text: str) -> int:
+    """The action id that ``text`` writes in ``state`` (legality is not checked here)."""
     if not isinstance(text, str):
         raise InvalidMove("a move must be text")
     g = state.game
@@ -196,11 +203,9 @@ def _parse(state: AxiaState, text: str) -> int:
 
 
 def _mask(state: AxiaState, text: str, body: str) -> int:
-    from .rules import MULLIGAN
-
     if body == "none":
         return 0
-    if state.phase != MULLIGAN or state.chance:
+    if state.phase != PHASE_MULLIGAN or state.chance:
         return 0  # which cards does not matter: legality refuses it as another step's move
     hand = state.hands[state.cur] if 0 <= state.cur < state.game.n else []
     mask = 0
@@ -214,7 +219,7 @@ def _mask(state: AxiaState, text: str, body: str) -> int:
     return mask
 
 
-#: The step each kind of move belongs to (an index of ``rules.PHASE_NAMES``).
+#: The step each kind of move belongs to (an index of ``actions.PHASE_NAMES``).
 _STEP_OF_KIND = {
     "score": 0,
     "mulligan": 1,
@@ -224,9 +229,8 @@ _STEP_OF_KIND = {
 }
 
 
-def _explain(state: AxiaState, action: int, text: str) -> str:
-    from .rules import PHASE_NAMES, TURN
-
+def explain_illegal(state: AxiaState, action: int, text: str) -> str:
+    """A precise reason why ``action`` (written ``text``) is not legal in ``state``."""
     head = f"move {text!r} is not legal"
     if state.chance:
         first = _chance_text(state, state.legal_actions()[0])
@@ -240,7 +244,7 @@ def _explain(state: AxiaState, action: int, text: str) -> str:
             f"{head}: it belongs to another step (the {PHASE_NAMES[step]} step); "
             f"this is the {phase} step, {who} to move"
         )
-    if state.phase != TURN:
+    if state.phase != PHASE_TURN:
         return _explain_setup(state, action, head, kind)
     if state.stack:
         return _explain_waiting(state, action, head, kind)
@@ -268,8 +272,6 @@ def _explain_setup(state: AxiaState, action: int, head: str, kind: str) -> str:
 
 def _explain_waiting(state: AxiaState, action: int, head: str, kind: str) -> str:
     """Why a move is not legal while an effect waits for its target."""
-    from .rules import BEAST_TASKS
-
     name = state.task()
     what = name[0] if name else "pending"
     legal = ", ".join(str(m) for m in state.legal_moves()[:8])

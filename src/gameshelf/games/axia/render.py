@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import REGIONS
+from gameshelf.core.game import State
+
+from .actions import PHASE_NAMES
+from .cards import REGIONS, CardSet, load_cards
+from .view import score_sheet
 
 if TYPE_CHECKING:
     from .rules import AxiaState
@@ -80,8 +84,6 @@ def render_state(state: AxiaState, color: bool = False, viewer: int | None = Non
     With ``viewer`` the slots and scores are those ``state.view(viewer)`` shows (a face-down
     Scoring card reads ``??``, a score with private item points ``?``); without it, everything.
     """
-    from .rules import PHASE_NAMES
-
     seen = None if viewer is None else state.view(viewer)["players"]
 
     g = state.game
@@ -103,9 +105,7 @@ def render_state(state: AxiaState, color: bool = False, viewer: int | None = Non
         score: object = state.score_sheet(p)["total"]
         if seen is not None:
             shown = seen[p]["scoring"]
-            slots = [
-                "--" if c < 0 else (shown[i] or "??") for i, c in enumerate(state.slots[p])
-            ]
+            slots = ["--" if c < 0 else (shown[i] or "??") for i, c in enumerate(state.slots[p])]
             score = "?" if seen[p]["score"] is None else seen[p]["score"]
         out.append(
             f"{state.describe_player(p)}: rows {' '.join(slots[:3])}  "
@@ -120,3 +120,61 @@ def render_state(state: AxiaState, color: bool = False, viewer: int | None = Non
     if state.is_terminal():
         out.append(state.result_text())
     return "\n".join(out)
+
+
+def format_deck(cards_path: str | None = None) -> str:
+    """The whole deck printed readably (for ``gameshelf cards axia``)."""
+    cards: CardSet = load_cards(cards_path)
+    out = [f"AXIA card data ({cards.source}), provenance: {cards.provenance}", ""]
+    out.append(f"Territory cards ({len(cards.territory)}); spaces in reading order:")
+    for card in cards.territory:
+        out.append(f"  {card.id}: " + " | ".join(space.label for space in card.spaces))
+    out.append("")
+    out.append(f"Scoring cards ({len(cards.scoring)}):")
+    for sc in cards.scoring:
+        out.append(f"  {sc.id}: row: {sc.row.describe()}; column: {sc.column.describe()}")
+    out.append("")
+    out.append(f"Item cards ({len(cards.items)}):")
+    for item in cards.items:
+        out.append(f"  {item.id}: {item.describe()}")
+    return "\n".join(out) + "\n"
+
+
+def format_score_sheet(state: State) -> str:
+    """The score sheet as a terminal table (one column per player)."""
+    data = score_sheet(state)
+    players = data["players"]
+    rows: list[tuple[str, list[str]]] = []
+    for slot in ("R1", "R2", "R3", "C1", "C2", "C3"):
+        cells = []
+        for sheet in players:
+            entry = next((r for r in sheet["scoring_cards"] if r["slot"] == slot), None)
+            if entry is None:
+                cells.append("-")
+            else:
+                flag = "" if entry["active"] else " (off)"
+                cells.append(f"{entry['card']} {entry['points']}{flag}")
+        rows.append((f"scoring {slot}", cells))
+    beasts = sorted({b for sheet in players for b in sheet["beasts"]})
+    for beast in beasts:
+        rows.append((beast, [str(sheet["beasts"].get(beast, 0)) for sheet in players]))
+    rows.append(("acolyte sets", [str(s["acolytes"]) for s in players]))
+    rows.append(("items kept", [str(s["items"]) for s in players]))
+    rows.append(("TOTAL", [str(s["total"]) for s in players]))
+    rows.append(("defeated (tie 1)", [str(s["defeated"]) for s in players]))
+    rows.append(("defeated Rakya (tie 2)", [str(s["defeated_rakya"]) for s in players]))
+    if len(players) == 1:
+        rows.append(("rank", [players[0]["rank"]]))
+    width = max(len(label) for label, _ in rows) + 2
+    col = max([14, *(len(c) + 2 for _, cells in rows for c in cells)])
+    names = [state.describe_player(s["player"]) for s in players]
+    header = " " * width + "".join(f"{name:>{col}}" for name in names)
+    lines = [header, "-" * len(header)]
+    lines += [f"{label:<{width}}" + "".join(f"{c:>{col}}" for c in cells) for label, cells in rows]
+    if data["final"]:
+        winners = [state.describe_player(w) for w in data["winners"]]
+        if len(winners) == 1:
+            lines.append(f"winner: {winners[0]}")
+        else:
+            lines.append("shared victory: " + ", ".join(winners))
+    return "\n".join(lines) + "\n"

@@ -8,7 +8,6 @@ draw, deal and roll is an explicit chance node whose outcomes are the cards left
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from bisect import bisect
@@ -16,48 +15,49 @@ from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
-from gameshelf.core.errors import InvalidPosition
 from gameshelf.core.game import CHANCE, TERMINAL, Game, State
 from gameshelf.core.spec import GameSpec
 
 from . import actions as A
-from .cards import ITEM_EFFECTS, REGIONS, TEMPLE, CardSet
-from .cardsets import resolve_cards
-from .scoring import DEFEATED, WOUNDED, Tables, score_breakdown, score_totals, solo_rank
-
-ROUNDS = 8
-
-# phases
-SCORE_PICK, MULLIGAN, PLACE, REFILL, TURN, OVER = range(6)
-PHASE_NAMES = ("scoring-setup", "explore-regions", "place", "refill", "hit", "over")
-
-# chance kinds (queue entries are (kind, player, slot))
-C_SCORE, C_SLOT, C_HAND, C_FACEUP, C_ITEM, C_ROLL = range(6)
-
-# effect tasks (stack entries are (task, param))
-T_SENTINEL, T_ZORAK, T_RUT, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA = range(7)
-T_I_NONMAG, T_I_REGION, T_I_CHANGE, T_I_DIAG = range(7, 11)
-T_RAKYA = 11
-TASK_NAMES = (
-    "sentinel",
-    "zorak",
-    "rut",
-    "foga",
-    "cadra",
-    "temple sentinel",
-    "torcha",
-    "item: defeat a non-magical beast",
-    "item: defeat a beast in a region",
-    "item: change a die",
-    "item: hit two diagonal beasts",
-    "rakya",
+from .actions import (
+    BEAST_TASKS,
+    C_FACEUP,
+    C_HAND,
+    C_ITEM,
+    C_ROLL,
+    C_SCORE,
+    C_SLOT,
+    DEFEAT_TASKS,
+    PHASE_MULLIGAN,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_REFILL,
+    PHASE_SCORE_PICK,
+    PHASE_TURN,
+    ROUNDS,
+    T_CADRA,
+    T_FOGA,
+    T_I_CHANGE,
+    T_I_DIAG,
+    T_I_NONMAG,
+    T_I_REGION,
+    T_RAKYA,
+    T_RUT,
+    T_SENTINEL,
+    T_TEMPLE,
+    T_TORCHA,
+    T_ZORAK,
+    TASK_NAMES,
 )
-DEFEAT_TASKS = frozenset({T_CADRA, T_TEMPLE, T_I_NONMAG, T_I_REGION})
-#: Immediate effects of beasts: optional ("you may hit two beasts", "you may defeat one of the
-#: magical beasts"), so the player may decline them, and an item may be played while they wait.
-BEAST_TASKS = frozenset({T_SENTINEL, T_ZORAK, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA, T_RAKYA})
-#: Values of the ``rakya_effect`` option.
-RAKYA_EFFECTS = ("hit_non_magical", "none")
+from .board import CELL_SPACES, DIAGONAL_PAIRS, ORTHOGONAL
+from .cards import REGIONS, TEMPLE, CardSet
+from .cardsets import resolve_cards
+from .notation import action_text, explain_illegal, parse_action
+from .options import OPTIONS, AxiaConfig, make_config
+from .position import format_position, load_position
+from .render import render_state
+from .scoring import DEFEATED, WOUNDED, Tables, score_breakdown, score_totals, solo_rank
+from .view import make_view
 
 _EFFECT_OF_BEAST: dict[str, tuple[int, int]] = {
     **{f"sentinel_{r}": (T_SENTINEL, i) for i, r in enumerate(REGIONS[:4])},
@@ -85,17 +85,19 @@ def _uniform_cumulative(n: int) -> list[float]:
 class AxiaGame(Game):
     """A configured AXIA game (players, card file, variants)."""
 
-    def __init__(self, params: Mapping[str, Any], options: tuple[Any, ...] = ()) -> None:
-        self.params = dict(params)
-        self.n: int = int(self.params.get("players", 2))
-        path = self.params.get("cards")
-        self.cards: CardSet = resolve_cards(path)
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.params = dict(values)
+        self.config: AxiaConfig = make_config(values)
+        config = self.config
+        # The options the rules read, resolved once (the config is frozen).
+        self.n: int = config.players
+        self.cards: CardSet = resolve_cards(config.cards)
         self.tables = Tables.build(self.cards)
-        self.first_game = bool(self.params.get("first_game", False))
-        self.prioritize = bool(self.params.get("prioritize_objectives", False))
-        self.explore = bool(self.params.get("explore_regions", False))
-        self.must_hit = bool(self.params.get("must_hit_if_possible", True))
-        self.rakya_effect = str(self.params.get("rakya_effect", RAKYA_EFFECTS[0]))
+        self.first_game = config.first_game
+        self.prioritize = config.prioritize_objectives
+        self.explore = config.explore_regions
+        self.must_hit = config.must_hit_if_possible
+        self.rakya_effect = config.rakya_effect
         self.num_physical = 2 if self.n == 1 else self.n + 1
         self.num_dice = 3 if self.n == 1 else 2 * self.n + 1
         self.faceup_size = 2 if self.n == 1 else 3
@@ -123,7 +125,7 @@ class AxiaGame(Game):
             utility_sum=None,
             max_game_length=6000,
             rules_version="axia-1",
-            options=options,
+            options=OPTIONS,
             params=self.params,
         )
 
@@ -167,7 +169,7 @@ class AxiaState(State):
     def __init__(self, game: AxiaGame) -> None:
         self.game = game
         n = game.n
-        self.phase = SCORE_PICK
+        self.phase = PHASE_SCORE_PICK
         self.round = 0
         self.start = 0
         self.cur = 0
@@ -224,7 +226,7 @@ class AxiaState(State):
         if not self.game.prioritize or self.batch == 0:
             for p in range(self.game.n):
                 self.chance.extend((C_SCORE, p, 0) for _ in range(deal))
-        self.phase = SCORE_PICK
+        self.phase = PHASE_SCORE_PICK
         self.cur = 0
         self.count = picks
 
@@ -252,12 +254,12 @@ class AxiaState(State):
         self.cur = 0
         self.count = 0
         if self.game.explore:
-            self.phase = MULLIGAN
+            self.phase = PHASE_MULLIGAN
         else:
             self._start_place()
 
     def _start_place(self) -> None:
-        self.phase = PLACE
+        self.phase = PHASE_PLACE
         self.cur = self.start
         self.count = 0
 
@@ -273,14 +275,14 @@ class AxiaState(State):
         for p in range(self.game.n):
             card, cell = divmod(self.pending[p], 9)
             self.grid[p][cell] = card
-            for local, space in enumerate(A.CELL_SPACES[cell]):
+            for local, space in enumerate(CELL_SPACES[cell]):
                 self.spc[p][space] = card * 4 + local
             self.pending[p] = -1
         if self.round == 0:
             self.chance.extend((C_FACEUP, 0, i) for i in range(self.game.faceup_size))
             self._start_round()
         else:  # every round has its refill step, the 8th included ("the same four steps")
-            self.phase = REFILL
+            self.phase = PHASE_REFILL
             self.cur = self.start
             self.count = 0
             self.took = False
@@ -303,7 +305,7 @@ class AxiaState(State):
             self.chance.append((C_FACEUP, 0, i))
 
     def _start_hits(self) -> None:
-        self.phase = TURN
+        self.phase = PHASE_TURN
         self.turn = 0
         self._begin_turn()
 
@@ -321,7 +323,7 @@ class AxiaState(State):
         self.used = [-1] * self.game.num_dice
         self.start = (self.start + 1) % self.game.n
         if self.round == ROUNDS:
-            self.phase = OVER
+            self.phase = PHASE_OVER
             self.cur = TERMINAL
         else:
             self._start_round()
@@ -338,10 +340,10 @@ class AxiaState(State):
                     return
                 self.chance.pop(0)  # the deck is exhausted: the draw fizzles
                 continue
-            if self.phase == REFILL and not self.legal_actions():
+            if self.phase == PHASE_REFILL and not self.legal_actions():
                 self._end_refill_turn()  # nothing left to draw anywhere
                 continue
-            if self.phase != TURN:
+            if self.phase != PHASE_TURN:
                 return
             if self.stack:
                 task, _ = self.stack[-1]
@@ -358,13 +360,13 @@ class AxiaState(State):
             if not self.item_done and self._item_actions():
                 return
             self._end_turn()
-            if self.phase == OVER:
+            if self.phase == PHASE_OVER:
                 return
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` or ``TERMINAL``."""
-        if self.phase == OVER:
+        if self.phase == PHASE_OVER:
             return TERMINAL
         if self.chance:
             return CHANCE
@@ -372,7 +374,7 @@ class AxiaState(State):
 
     def is_terminal(self) -> bool:
         """Whether round 8 is over."""
-        return self.phase == OVER
+        return self.phase == PHASE_OVER
 
     def _chance_pool(self, kind: int) -> list[int]:
         if kind == C_ROLL:
@@ -385,7 +387,7 @@ class AxiaState(State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Uniform over the cards left in the deck being drawn from, or the six faces."""
-        if not self.chance or self.phase == OVER:
+        if not self.chance or self.phase == PHASE_OVER:
             return []
         pool = self._chance_pool(self.chance[0][0])
         probability = 1.0 / len(pool)
@@ -393,19 +395,19 @@ class AxiaState(State):
 
     def legal_actions(self) -> list[int]:
         """Legal action ids, ascending."""
-        if self.phase == OVER:
+        if self.phase == PHASE_OVER:
             return []
         if self.chance:
             return sorted(self._chance_pool(self.chance[0][0]))
-        if self.phase == SCORE_PICK:
+        if self.phase == PHASE_SCORE_PICK:
             empty = [s for s in range(6) if self.slots[self.cur][s] < 0]
             return sorted([A.SCORE_PLACE + c * 6 + s for c in self.offers[self.cur] for s in empty])
-        if self.phase == MULLIGAN:
+        if self.phase == PHASE_MULLIGAN:
             return [A.MULLIGAN + m for m in range(1 << len(self.hands[self.cur]))]
-        if self.phase == PLACE:
+        if self.phase == PHASE_PLACE:
             empty = [c for c in range(9) if self.grid[self.cur][c] < 0]
             return sorted([A.PLACE + h * 9 + c for h in self.hands[self.cur] for c in empty])
-        if self.phase == REFILL:
+        if self.phase == PHASE_REFILL:
             out = [A.REFILL + i for i, c in enumerate(self.faceup) if c >= 0]
             if self.tdeck or self.tdisc:
                 out.append(A.DECK)
@@ -486,7 +488,7 @@ class AxiaState(State):
             return [s for s in alive if not tables.magic[spc[s]]]
         if task == T_FOGA:
             live = set(alive)
-            return sorted(s for s in A.ORTHOGONAL[param] if s in live)
+            return sorted(s for s in ORTHOGONAL[param] if s in live)
         return []
 
     def _waiting_actions(self, entry: tuple[int, int]) -> list[int]:
@@ -530,7 +532,7 @@ class AxiaState(State):
         beasts, and those "can only be wounded by magic hits"."""
         p = self.cur
         live = {s for s in self._alive(p) if not self._magic(p, s)}
-        return [(a, b) for a, b in A.DIAGONAL_PAIRS if a in live and b in live]
+        return [(a, b) for a, b in DIAGONAL_PAIRS if a in live and b in live]
 
     def _item_playable(self, item: int) -> bool:
         card = self.game.cards.items[item]
@@ -588,18 +590,18 @@ class AxiaState(State):
         self.hist.append(action)
         if self.chance:
             self._apply_chance(action)
-        elif self.phase == TURN:
+        elif self.phase == PHASE_TURN:
             self._apply_turn(action)
-        elif self.phase == SCORE_PICK:
+        elif self.phase == PHASE_SCORE_PICK:
             card, slot = divmod(action - A.SCORE_PLACE, 6)
             self.slots[self.cur][slot] = card
             self.offers[self.cur].remove(card)
             self.count -= 1
             if self.count == 0:
                 self._end_score_pick()
-        elif self.phase == MULLIGAN:
+        elif self.phase == PHASE_MULLIGAN:
             self._apply_mulligan(action - A.MULLIGAN)
-        elif self.phase == PLACE:
+        elif self.phase == PHASE_PLACE:
             self._apply_place(action - A.PLACE)
         else:
             self._apply_refill(action - A.REFILL)
@@ -729,7 +731,7 @@ class AxiaState(State):
         draw = rng.random
         hist = self.hist
         six = _uniform_cumulative(6)
-        while plies < max_plies and self.phase != OVER:
+        while plies < max_plies and self.phase != PHASE_OVER:
             chance = self.chance
             if chance:
                 kind = chance[0][0]
@@ -774,7 +776,7 @@ class AxiaState(State):
 
     def returns(self) -> list[float]:
         """Solo: the final score. Otherwise 1 for each winner after tie-breakers, 0 for others."""
-        if self.phase != OVER:
+        if self.phase != PHASE_OVER:
             return [0.0] * self.game.n
         if self._returns is None:
             if self.game.n == 1:
@@ -835,109 +837,50 @@ class AxiaState(State):
         return new
 
     # ------------------------------------------------------------------ positions
-    _FIELDS: tuple[str, ...] = (
-        *("phase", "round", "start", "cur", "count", "batch", "chance", "grid", "marks"),
-        *("hands", "items", "slots", "offers", "pending", "tdeck", "tdisc", "ideck", "sdeck"),
-        *("faceup", "dice", "used", "took", "turn", "hit_done", "item_done", "boost", "stack"),
-        "hist",
-    )
-
     def position(self) -> str:
-        """The full state (hidden parts included) as compact JSON."""
-        data = {name: getattr(self, name) for name in self._FIELDS}
-        return json.dumps(data, separators=(",", ":"))
+        """The full state (hidden parts included) as compact JSON (see :mod:`.position`)."""
+        return format_position(self)
 
     @classmethod
     def from_position(cls, game: AxiaGame, text: str) -> AxiaState:
         """Read :meth:`position` text back; :class:`InvalidPosition` when it is malformed."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise InvalidPosition(f"an axia position must be JSON: {exc}") from None
-        if not isinstance(data, dict) or set(data) != set(cls._FIELDS):
-            raise InvalidPosition(
-                "an axia position must be an object with the fields " + ", ".join(cls._FIELDS)
-            )
         state = cls(game)
-        try:
-            _load_fields(state, data)
-        except (TypeError, ValueError, IndexError) as exc:
-            raise InvalidPosition(f"malformed axia position: {exc}") from None
+        load_position(state, text)
         return state
 
     # ------------------------------------------------------------------ notation
     def action_to_string(self, action: int) -> str:
         """Notation of ``action`` here (see docs/games/axia.md)."""
-        return _notation(self, action)
+        return action_text(self, action)
 
     def parse_action(self, text: str) -> int:
         """The action id written as ``text`` in this state."""
-        return _parse(self, text)
+        return parse_action(self, text)
 
     def explain_illegal(self, action: int, text: str) -> str:
         """A precise reason why ``action`` is not legal."""
-        return _explain(self, action, text)
+        return explain_illegal(self, action, text)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know (``None`` = spectator)."""
-        from .view import make_view
-
         return make_view(self, player)
 
     def render(self, color: bool = False, viewer: int | None = None) -> str:
         """A terminal picture of every territory, the row, the dice and whose turn it is
         (as ``viewer`` may see it, when given)."""
-        from .render import render_state
-
         return render_state(self, color, viewer)
 
     def task(self) -> tuple[str, int] | None:
         """The effect waiting for a choice, as (name, param), or ``None``."""
-        if self.phase != TURN or not self.stack or self.chance:
+        if self.phase != PHASE_TURN or not self.stack or self.chance:
             return None
         task, param = self.stack[-1]
         return TASK_NAMES[task], param
 
 
-def _load_fields(state: AxiaState, data: dict[str, Any]) -> None:
-    g = state.game
-    n = g.n
-    for name in ("phase", "round", "start", "cur", "count", "batch", "turn"):
-        value = data[name]
-        if not isinstance(value, int):
-            raise ValueError(f"{name} must be an integer")
-        setattr(state, name, value)
-    if not 0 <= state.phase <= OVER or not 0 <= state.round <= ROUNDS:
-        raise ValueError("phase or round out of range")
-    for name in ("took", "hit_done", "item_done", "boost"):
-        setattr(state, name, bool(data[name]))
-    state.chance = [(int(k), int(p), int(s)) for k, p, s in data["chance"]]
-    state.stack = [(int(t), int(p)) for t, p in data["stack"]]
-    for name, size in (("grid", 9), ("marks", 36), ("slots", 6)):
-        rows = [[int(v) for v in row] for row in data[name]]
-        if len(rows) != n or any(len(r) != size for r in rows):
-            raise ValueError(f"{name} has the wrong shape")
-        setattr(state, name, rows)
-    for name in ("hands", "items", "offers"):
-        rows = [[int(v) for v in row] for row in data[name]]
-        if len(rows) != n:
-            raise ValueError(f"{name} has the wrong shape")
-        setattr(state, name, rows)
-    for name in ("pending", "tdeck", "tdisc", "ideck", "sdeck", "faceup", "dice", "used", "hist"):
-        setattr(state, name, [int(v) for v in data[name]])
-    if len(state.dice) != g.num_dice or len(state.used) != g.num_dice or len(state.pending) != n:
-        raise ValueError("dice or pending have the wrong length")
-    for p in range(n):
-        for cell in range(9):
-            card = state.grid[p][cell]
-            if not -1 <= card < len(g.cards.territory):
-                raise ValueError(f"grid card {card} out of range")
-            for local, space in enumerate(A.CELL_SPACES[cell]):
-                state.spc[p][space] = -1 if card < 0 else card * 4 + local
-    if state.phase == OVER:
-        state.cur = TERMINAL
+def make_game(values: Mapping[str, Any]) -> AxiaGame:
+    """Registry factory."""
+    return AxiaGame(values)
 
 
-from .notation import _explain, _notation, _parse  # noqa: E402
-
-__all__ = ["ITEM_EFFECTS", "AxiaGame", "AxiaState"]
+__all__ = ["AxiaGame", "AxiaState", "make_game"]

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import SLOT_LINES, SLOT_SPACES, slot_name
+from .actions import slot_name
+from .board import SLOT_LINES, SLOT_SPACES
 from .cards import ACOLYTES, REGIONS, TEMPLE, CardSet, Criterion
 
 ACOLYTE_SET_POINTS = (0, 3, 7, 13, 23, 35, 50)

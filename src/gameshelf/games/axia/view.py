@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+from gameshelf.core.game import State
 
 from . import actions as A
+from .actions import (
+    PHASE_NAMES,
+    PHASE_SCORE_PICK,
+    PHASE_TURN,
+    T_CADRA,
+    T_FOGA,
+    T_I_REGION,
+    T_SENTINEL,
+    TASK_NAMES,
+)
+from .cards import REGIONS
+from .scoring import solo_rank
 
 if TYPE_CHECKING:
     from .rules import AxiaState
@@ -15,11 +29,9 @@ def _cards(state: AxiaState, ids: list[int]) -> list[str]:
 
 
 def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
-    from .rules import SCORE_PICK
-
     g = state.game
     own = viewer == q
-    setup_hidden = state.phase == SCORE_PICK and not own
+    setup_hidden = state.phase == PHASE_SCORE_PICK and not own
     data: dict[str, Any] = {
         "grid": [None if c < 0 else g.cards.territory[c].id for c in state.grid[q]],
         "marks": "".join(".wX"[m] for m in state.marks[q]),
@@ -49,9 +61,6 @@ def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
 
 def _effect(state: AxiaState) -> dict[str, Any] | None:
     """The effect waiting for a target: its name, and its region or source space if any."""
-    from .cards import REGIONS
-    from .rules import T_CADRA, T_FOGA, T_I_REGION, T_SENTINEL, TASK_NAMES
-
     if state.task() is None:
         return None
     task, param = state.stack[-1]
@@ -65,8 +74,6 @@ def _effect(state: AxiaState) -> dict[str, Any] | None:
 
 def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
     """The JSON-able view of ``player`` (``None`` = spectator): no hidden card of anyone else."""
-    from .rules import PHASE_NAMES
-
     g = state.game
     to_move = state.current_player()
     view: dict[str, Any] = {
@@ -93,7 +100,7 @@ def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
         "effect": _effect(state),
         "players": [_player(state, q, player) for q in range(g.n)],
     }
-    if state.phase == 4 and not state.chance:
+    if state.phase == PHASE_TURN and not state.chance:
         view["turn"] = {
             "player": state.cur,
             "die_taken": state.hit_done,
@@ -108,3 +115,22 @@ def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
         view["winners"] = state.winners()
         view["score_sheets"] = [state.score_sheet(q) for q in range(g.n)]
     return view
+
+
+def score_sheet(any_state: State) -> dict[str, Any]:
+    """Score sheet data for every player: per scoring card, beast effects, Acolytes, items."""
+    if any_state.game.spec.name != "axia":
+        raise TypeError("score_sheet needs an AXIA state")
+    state = cast("AxiaState", any_state)
+    players = []
+    for p in range(state.game.n):
+        sheet = state.score_sheet(p)
+        sheet["player"] = p
+        if state.game.n == 1:
+            sheet["rank"] = solo_rank(sheet["total"])
+        players.append(sheet)
+    return {
+        "final": state.is_terminal(),
+        "players": players,
+        "winners": state.winners() if state.is_terminal() else [],
+    }

@@ -1,12 +1,14 @@
-"""Solo calibration harness: two reference policies and the averages they reach.
+"""AXIA's heuristic and its two reference policies for the solo calibration.
 
 The rules page asks that the reconstructed point values put the strongest bot in the *Slayer*
 band (111-150) and that every bot level's and a naive greedy player's averages be recorded (the
 greedy player's band is not a target). These reference policies sit beside the project's bots
 (``scripts/axia_calibration.py`` measures both): ``greedy`` takes the move
-with the best immediate score (ties at random); ``planner`` scores moves with a look-ahead
-heuristic (Scoring cards weighted by how close their lines are to activation, wounds, items
-kept). Run ``python -m gameshelf.games.axia.calibration``.
+with the best immediate score (ties at random); ``planner`` scores moves with the look-ahead
+:func:`heuristic` (Scoring cards weighted by how close their lines are to activation, wounds,
+items kept), which the AXIA evaluator of :mod:`gameshelf.agents.evaluators` uses too.
+They live with the agents, not in the rules package: they judge positions, the rules only play
+them. Run ``python -m gameshelf.agents.axia_policies``.
 """
 
 from __future__ import annotations
@@ -17,10 +19,9 @@ from collections.abc import Callable
 from statistics import mean, pstdev
 
 from gameshelf.core.registry import load
-
-from .actions import SLOT_LINES
-from .rules import AxiaState
-from .scoring import solo_rank
+from gameshelf.games.axia.board import SLOT_LINES
+from gameshelf.games.axia.rules import AxiaState
+from gameshelf.games.axia.scoring import solo_rank
 
 Policy = Callable[[AxiaState, random.Random], int]
 
