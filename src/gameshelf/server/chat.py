@@ -87,10 +87,13 @@ class ChatRooms:
         return True
 
     async def history(self, runtime: Runtime, client: Client) -> None:
-        """Send a newly connected client the chat so far (if it may read it)."""
+        """Send a newly connected client the chat so far (if it may read it and there is any:
+        a match without chat costs its connections no extra frame)."""
         if not self.may_read(client) or runtime.bots_only:
             return
         rows = await asyncio.to_thread(self._load, runtime.id)
+        if not rows:
+            return
         messages = [self._message(row) for row in rows]
         client.offer({"type": "chat", "match": runtime.id, "messages": messages})
 
