@@ -1,6 +1,7 @@
 // The lobby: pick a game and its options, seat people and bots, create, share, join, watch.
 import { api, el, navigate, storeToken, playerName, setPlayerName, gameName, parseTime, agoWords, ApiError } from "./api";
 import type { AgentInfo, GameInfo, MatchListItem } from "./api";
+import { createClockChooser, createWaitingList } from "./clock";
 import { ratedField } from "./account";
 
 /** Open and running matches idle longer than this are left out while the box is ticked. */
@@ -55,6 +56,8 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
   const message = el("p", { class: "error", role: "alert", id: "create-error" });
   const submit = el("button", { type: "submit", class: "primary", id: "create-button", text: "Create match" });
   const rated = ratedField(); // enabled once logged in
+  const clockChoice = createClockChooser();
+  const waiting = createWaitingList("gameshelf — lobby"); // the title shows the count
 
   form.append(
     el("h2", { id: "create-title", text: "New match" }),
@@ -66,6 +69,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     el("label", { for: "player-name", text: "Your name" }),
     nameInput,
     rated.field,
+    clockChoice.field,
     submit,
     message,
   );
@@ -213,7 +217,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     const choices = [...seatsBox.querySelectorAll<HTMLSelectElement>("select")].map((s) => s.value);
     const seats = choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", agent: c.slice(4) } : { kind: "human" }));
     try {
-      const match = await api.create(gameString(), seats, undefined, rated.rated() ? { rated: true } : {});
+      const match = await api.create(gameString(), seats, undefined, { ...(rated.rated() ? { rated: true } : {}), ...clockChoice.extra() });
       for (let i = 0; i < choices.length; i++) {
         if (choices[i] !== "you") continue;
         const joined = await api.join(match.id, i, name || null);
@@ -285,8 +289,9 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     void loadLists();
   });
 
-  root.replaceChildren(el("div", { class: "lobby" }, form, lists));
+  root.replaceChildren(el("div", { class: "lobby" }, waiting.element, form, lists));
   void loadLists();
+  void waiting.refresh();
 }
 
 /** Seconds since the match last changed (0 when the server does not say). */
