@@ -58,9 +58,7 @@ def test_the_server_flags_a_seat_with_nobody_connected(
     started = time.monotonic()
     summary = lobby_at.match(match_id)
     assert summary["clock"]["running"] == 0 and summary["status"] == "running"
-    finished = wait_until(
-        lambda: (s := lobby_at.match(match_id))["status"] == "finished" and s
-    )
+    finished = wait_until(lambda: (s := lobby_at.match(match_id))["status"] == "finished" and s)
     waited = time.monotonic() - started
     assert 1.0 <= waited < 5.0  # 1.2 s on the clock; flagged by the server's own timer
     assert finished["clock"]["flagged"] == 0
