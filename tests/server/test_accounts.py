@@ -467,3 +467,15 @@ def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(server: RunningSe
     assert _rating(eve, "Eve", "axiom", 2) == pytest.approx(expected[0])
     assert _rating(eve, "Finn", "axiom", 2) == pytest.approx(expected[1])
     assert _rating(eve, "Eve", "axiom", 2)[0] < 25.0  # the flag cost Eve rating
+
+
+def test_hostile_ids_and_names_are_refused_before_the_database(server: RunningServer) -> None:
+    ivy = _register(server, "Ivy")
+    for match in ("\x00", "../etc", "0" * 32, "ABCDEF0123456789"):
+        claim = ivy.post("/api/account/claim", json={"seats": [{"match": match, "token": "t"}]})
+        assert claim.status_code == 403 and _error(claim) == "auth/bad-token", match
+    joined = ivy.post("/api/matches/%00/join", json={})
+    assert joined.status_code == 404 and _error(joined) == "match/not-found"
+    for name in ("%00", "a%0Ab", "x" * 64):
+        page = ivy.get(f"/api/players/{name}")
+        assert page.status_code == 404 and _error(page) == "player/not-found", name

@@ -12,6 +12,7 @@ environment imports this module, so every migrated database's metadata knows the
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,6 +31,7 @@ from .names import normalise_name
 if TYPE_CHECKING:
     from .db import Store
 
+MATCH_ID = re.compile(r"[0-9a-f]{16}")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # bounds the hashing work one request can ask for
 SESSION_COOKIE = "gameshelf_session"
@@ -239,6 +241,8 @@ class AccountStore:
         claimed: list[tuple[str, int]] = []
         with self.store.session() as session:
             for match_id, token in seats:
+                if not MATCH_ID.fullmatch(match_id):  # never reaches the database
+                    raise ServerError("auth/bad-token", "a match id is not one of this server's")
                 rows = session.scalars(
                     select(SeatRow).where(SeatRow.match_id == match_id, SeatRow.kind == "human")
                 ).all()
