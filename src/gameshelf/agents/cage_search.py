@@ -34,7 +34,7 @@ from gameshelf.games.cage.actions import DROP_ACTIONS, result_of
 from gameshelf.games.cage.board import line_colours
 from gameshelf.games.cage.geometry import LINES, LINES_THROUGH, RING
 
-from .alphabeta import AlphaBetaAgent
+from .alphabeta import WIN, AlphaBetaAgent
 from .evaluators import relative, scale
 from .mcts import MCTSAgent, Node
 from .solver import Solver
@@ -399,6 +399,16 @@ def threat_evaluator(state: State) -> list[float]:
     return scale(state.game, relative(threat_scores(state), 30.0))
 
 
+REPEAT_PENALTY = 40.0
+"""What a root move back to an already seen position costs (on the +-100 evaluation scale)."""
+
+
+def _repeats(state: State) -> bool:
+    """Whether ``state``'s position occurred before, since the last drop."""
+    assert isinstance(state, CageState)
+    return not state.is_terminal() and state.seen.get(state.repetition_key(), 0) >= 2
+
+
 class CageAlphaBetaAgent(AlphaBetaAgent):
     """Two-player Cage: iterative-deepening alpha-beta on the clock with the threat evaluator;
     at the horizon a mover who can complete a line by a drop counts as (almost) winning."""
@@ -423,6 +433,25 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
             evaluator=threat_evaluator,
             time_limit=time_limit,
         )
+
+    def _root(self, state: State, order: list[int], depth: int) -> tuple[float, int]:
+        """As the base search, but a move back to a position already seen since the last drop
+        scores :data:`REPEAT_PENALTY` less: the search cannot see a threefold repetition coming
+        (its horizon is shorter than a twisting cycle), and without this it drifts into one
+        from positions it leads."""
+        alpha, beta = -WIN - 1, WIN + 1
+        best_move, best_value = order[0], -WIN - 1
+        other = 1 - state.current_player()
+        for action in order:
+            child = state.clone()
+            child.apply_action(action)
+            value = -self._search(child, depth - 1, -beta, -alpha, 1, other)
+            if abs(value) < WIN - 1000 and _repeats(child):
+                value -= REPEAT_PENALTY
+            if value > best_value:
+                best_value, best_move = value, action
+            alpha = max(alpha, value)
+        return best_value, best_move
 
     def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
         """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (its values are expected

@@ -109,8 +109,8 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     "cage": {
         "easy": LevelSpec("mcts", 150, 0.1),
         "medium": LevelSpec("mcts", 600, 0.25),
-        "hard": LevelSpec("cage-alphabeta", 6000, 0.5),
-        "expert": LevelSpec("cage-alphabeta", 24000, 2.0),
+        "hard": LevelSpec("cage-alphabeta", 12000, 1.0),
+        "expert": LevelSpec("cage-alphabeta", 36000, 3.0),
     },
     "cage-multi": {
         "easy": LevelSpec("mcts", 150, 0.1),
