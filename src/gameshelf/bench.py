@@ -48,6 +48,12 @@ GAMES = ("cage", "axiom", "axia")
 OPENSPIEL_GAMES = ("connect_four", "chess", "backgammon", "python_tic_tac_toe")
 #: Game strings of the MCTS rows: plain MCTS needs perfect information or one player.
 MCTS_GAMES = {"cage": "cage", "axiom": "axiom", "axia": "axia(players=1)"}
+#: Axiom options with rules of their own, measured against the default (issue 16).
+AXIOM_VARIANTS = (
+    "axiom(sceptre_clearance=tall)",
+    "axiom(allow_overhang=true)",
+    "axiom(require_connected=true)",
+)
 UCT_C = 1.4
 
 _REF = "playout/openspiel/"
@@ -59,7 +65,11 @@ TARGETS: tuple[tuple[str, str, str, float], ...] = (
         "playout/openspiel/connect_four",
         0.3,
     ),
-    ("Axiom fast path vs C++ chess", "playout/ours/axiom", f"{_REF}chess", 0.05),
+    ("Axiom fast path vs C++ chess", "playout/ours/axiom", f"{_REF}chess", 0.15),
+    *(
+        (f"{v} vs Axiom's default", f"playout/ours/{v}", "playout/ours/axiom", 0.8)
+        for v in AXIOM_VARIANTS
+    ),
     ("AXIA fast path vs C++ backgammon", "playout/ours/axia", f"{_REF}backgammon", 0.2),
     *(
         (
@@ -366,7 +376,8 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
     rows: list[Row] = []
     playouts: dict[str, Any] = {}
     searches: dict[str, Any] = {}
-    for name in GAMES:
+    variants = AXIOM_VARIANTS if "axiom" in GAMES else ()
+    for name in (*GAMES, *variants):
         rows.append(Row(f"playout/ours/{name}", "playout", f"{name} (gameshelf)", "steps/s"))
     for name in OPENSPIEL_GAMES:
         lang = "Python" if name.startswith("python_") else "C++"
@@ -404,6 +415,10 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             MCTS_GAMES[name],
             settings.mcts_sims,
             settings.seed,
+        )
+    for name in variants:
+        playouts[f"playout/ours/{name}"] = _prepare(
+            rows, f"playout/ours/{name}", _our_factory, name
         )
     for name in OPENSPIEL_GAMES:
         playouts[f"playout/openspiel/{name}"] = _prepare(

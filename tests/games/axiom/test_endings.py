@@ -5,7 +5,8 @@ from __future__ import annotations
 import gameshelf
 from gameshelf.core import State
 from gameshelf.games.axiom import load_listing
-from gameshelf.games.axiom.board import RuleOptions, eliminable
+from gameshelf.games.axiom.board import Board, eliminable, pack
+from gameshelf.games.axiom.options import AxiomOptions
 
 
 def build(listing: str, to_move: str = "black", game: str = "axiom") -> State:
@@ -50,18 +51,20 @@ def test_no_elimination_between_cubes_of_one_colour_or_onto_the_opponents() -> N
 def test_no_elimination_of_a_cube_holding_a_sceptre() -> None:
     # In play a cube never holds two sceptres, so test the rule itself.
     cubes = {(0, 0, 1): 1 << 6 | 1 << 3, (1, 0, 1): 1 << 3}
-    opts = RuleOptions()
-    assert eliminable(opts, cubes, [], (0, 0, 1))
-    assert not eliminable(opts, cubes, [(1, (0, 0, 1), 4)], (0, 0, 1))
-    assert not eliminable(opts, {**cubes, (0, 0, 2): 1 << 5}, [], (0, 0, 1))
+    opts = AxiomOptions.from_values()
+    cell = pack((0, 0, 1))
+    assert eliminable(opts, Board.from_cells(cubes, []), cell)
+    assert not eliminable(opts, Board.from_cells(cubes, [(1, (0, 0, 1), 4)]), cell)
+    assert not eliminable(opts, Board.from_cells({**cubes, (0, 0, 2): 1 << 5}, []), cell)
 
 
 def test_overhang_no_elimination_of_a_cube_holding_up_another() -> None:
     # (1,0,2) hangs from the dome x+ of (0,0,2), which stands on (0,0,1)
     cubes = {(0, 0, 1): 1 << 4, (0, 0, 2): 1 << 0, (1, 0, 2): 1 << 3, (3, 0, 1): 1 << 3}
-    opts = RuleOptions(allow_overhang=True)
-    assert not eliminable(opts, cubes, [], (0, 0, 2))
-    assert eliminable(opts, cubes, [], (3, 0, 1))
+    opts = AxiomOptions.from_values(allow_overhang=True)
+    board = Board.from_cells(cubes, [])
+    assert not eliminable(opts, board, pack((0, 0, 2)))
+    assert eliminable(opts, board, pack((3, 0, 1)))
 
 
 def test_win_by_ending_on_the_cube_of_an_opponent_sceptre() -> None:

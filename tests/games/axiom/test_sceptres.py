@@ -227,7 +227,7 @@ def test_tall_the_moving_sceptre_on_its_origin_counts_for_the_gap() -> None:
     assert target not in tall
     assert "S(3,0,1) S(1,1,1)y-" in tall
     state = build(U_SHAPE, game="axiom(sceptre_clearance=tall)")
-    refusal = r"pass there but not stop.*face the sceptre on \(3,0,1\)x-"
+    refusal = r"may not stop there: it would face the sceptre on \(3,0,1\)x- with no gap"
     with pytest.raises(IllegalMove, match=refusal):
         state.play(target)
 

@@ -13,81 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gameshelf.core import Game, GameEntry, InvalidPosition, OptionSpec, State
+from gameshelf.core import Game, GameEntry, InvalidPosition, State
 
-from .rules import AxiomActionInfo, AxiomGame, AxiomState, parse_setup
-
-
-def _parse_setup_option(text: str) -> str:
-    parse_setup(text)
-    return "standard" if text.strip().lower() == "standard" else text.strip()
-
-
-def _parse_repetition(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError("not an integer") from None
-    if value != 0 and not 2 <= value <= 100:
-        raise ValueError("must be 0 (off) or 2..100")
-    return value
-
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "setup",
-        "str",
-        "standard",
-        "start position: 'standard' or Black's half as 'C(x,y,z)domes; ...; S(x,y,z)face' "
-        "(White's half is its half-turn)",
-        parser=_parse_setup_option,
-        allowed='standard or Black\'s half, e.g. "C(0,0,1)x+ y-; C(0,0,2)z-; S(0,0,2)x+"',
-    ),
-    OptionSpec("diagonal_moves", "bool", True, "sceptres may move diagonally within one plane"),
-    OptionSpec("concave_turns", "bool", True, "lateral moves turn up inside corners (else stop)"),
-    OptionSpec(
-        "diagonal_squeeze",
-        "choice",
-        "all_planes",
-        "where a diagonal step between two cubes at air height is blocked",
-        choices=("all_planes", "top_only", "off"),
-    ),
-    OptionSpec(
-        "sceptre_clearance",
-        "choice",
-        "air",
-        "a sceptre fills its air cell only (air) or also the cell beyond (tall)",
-        choices=("air", "tall"),
-    ),
-    OptionSpec("allow_overhang", "bool", False, "cubes may hang from interlocked side joints"),
-    OptionSpec(
-        "forbid_recess_contact", "bool", False, "a placed cube may not put a recess to a recess"
-    ),
-    OptionSpec("require_connected", "bool", False, "a cube move may not split the structure"),
-    OptionSpec(
-        "self_capture",
-        "choice",
-        "losing_move",
-        "ending on your other sceptre's cube loses; only_if_forced: allowed only when forced",
-        choices=("losing_move", "only_if_forced"),
-    ),
-    OptionSpec(
-        "no_move_result",
-        "choice",
-        "loss",
-        "a player with no legal move loses, or the game is drawn",
-        choices=("loss", "draw"),
-    ),
-    OptionSpec(
-        "repetition_draw",
-        "int",
-        3,
-        "draw when a position (up to x/y translation) occurs this often; 0 = off",
-        parser=_parse_repetition,
-        allowed="0 (off) or an integer 2..100",
-    ),
-    OptionSpec("max_plies", "int", 300, "draw after this many plies", minimum=1, maximum=100000),
-)
+from .options import OPTIONS
+from .render import render_svg as _render_svg
+from .state import AxiomActionInfo, AxiomGame, AxiomState
 
 
 def make_game(values: Mapping[str, Any]) -> Game:
@@ -107,8 +37,6 @@ def load_listing(game: Game, text: str, to_move: str) -> State:
 
 def render_svg(state: State) -> str:
     """An isometric SVG picture of an Axiom state."""
-    from .render import render_svg as _render_svg
-
     if not isinstance(state, AxiomState):
         raise InvalidPosition("render_svg needs an Axiom state")
     return _render_svg(state)

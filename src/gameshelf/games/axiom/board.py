@@ -1,748 +1,579 @@
-"""Axiom rules on a bare board: sceptre paths, cube placements, support and validation.
+"""Axiom's rules, written once, on one representation: a board of bit-packed cells.
 
-A board is a dict of cubes (cell → ``colour << 6 | dome mask``) plus a list of sceptres
-(``(colour, cell, face)``). Functions here are pure; :mod:`.rules` wraps them in a game state.
+A cell ``(x, y, z)`` is packed into one int, ``(x + 2**20) << 26 | (y + 2**20) << 5 | z``, so a
+neighbour is one addition (:data:`STEP`), int order is tuple order (cube ranks come from sorting
+ints) and hashing is free. Packed cells stay distinct while ``|x|, |y| < 2**20`` and
+``0 <= z < 32``; :func:`packable` admits a position only with a wide margin (a cube move shifts
+the structure's extent by at most one cell, and gravity or the 12 cubes keep ``z <= 12``).
+
+A :class:`Board` holds the cubes (packed cell → ``colour << 6 | dome mask``), the sceptres
+(``(owner, packed cell of its cube, face)``), the cubes' ranks (sorted order, used by the action
+ids) and the *target entries*: for every empty cell next to a cube, which neighbours it has and
+which of them show it a dome (kept up to date move by move).
+
+Each rule is one function here, used by the move generator (:mod:`.actions`), by the
+explanations of refusals (:mod:`.explain`) and by position checks (:mod:`.position`) alike.
+Predicates answer with a reason code (``""`` when the rule is met) that :mod:`.explain` puts
+into words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from array import array
+from collections.abc import Iterable
+from hashlib import blake2b
 
-from gameshelf.core import InvalidPosition
+from .geometry import ALL_DIRS, DIAGONALS, PERPENDICULAR, Cell, Cubes, Sceptre, masks_for
+from .options import AxiomOptions
 
-from .geometry import (
-    ALL_DIRS,
-    DIAGONALS,
-    DIR_NAMES,
-    OPPOSITE,
-    PERPENDICULAR,
-    PLACEMENT_INDEX,
-    PLACEMENTS,
-    ZM,
-    ZP,
-    Cell,
-    format_cell,
-    is_valid_mask,
-    masks_for,
-    popcount,
-    step,
-    step2,
-)
-from .notation import COLOR_NAMES, Cubes, Sceptre
+XSHIFT = 26
+YSHIFT = 5
+HALF = 1 << 20
+YMASK = (1 << 21) - 1
+ZMASK = 31
+BIAS = (HALF << XSHIFT) + (HALF << YSHIFT)
+LIMIT = 1 << 18
+"""Largest ``|x|``, ``|y|`` admitted in a position."""
 
-Face = tuple[Cell, int]
+STEP: tuple[int, ...] = (1 << XSHIFT, -(1 << XSHIFT), 1 << YSHIFT, -(1 << YSHIFT), 1, -1)
+"""The packed offset of each direction ``x+ x- y+ y- z+ z-``."""
+UP, DOWN = STEP[4], STEP[5]
+
+PSceptre = tuple[int, int, int]
+"""A sceptre on packed cells: ``(owner, cell of its cube, face direction)``."""
+Outcome = tuple[int, str]
+"""``(winner, reason)``; winner -1 is a draw."""
 
 
-@dataclass(frozen=True)
-class RuleOptions:
-    """The rule options of one configured game (see ``docs/games/axiom.md``)."""
+def pack(cell: Cell) -> int:
+    """The packed int of a cell."""
+    return (cell[0] << XSHIFT) + (cell[1] << YSHIFT) + cell[2] + BIAS
 
-    diagonal_moves: bool = True
-    concave_turns: bool = True
-    diagonal_squeeze: str = "all_planes"
-    sceptre_clearance: str = "air"
-    allow_overhang: bool = False
-    forbid_recess_contact: bool = False
-    require_connected: bool = False
-    self_capture: str = "losing_move"
-    no_move_result: str = "loss"
-    repetition_draw: int = 3
-    max_plies: int = 300
+
+def unpack(code: int) -> Cell:
+    """The cell of a packed int."""
+    return ((code >> XSHIFT) - HALF, (code >> YSHIFT & YMASK) - HALF, code & ZMASK)
+
+
+def packable(cells: Iterable[Cell]) -> bool:
+    """Whether every cell lies well inside the packed range (see the module docstring)."""
+    return all(-LIMIT < x < LIMIT and -LIMIT < y < LIMIT and 1 <= z <= 12 for x, y, z in cells)
+
+
+# Target entries: bits 0-5 the directions to neighbouring cubes, 6-11 those of them that show
+# a dome to the cell, 12 "on the table".
+GROUND = 1 << 12
+
+
+class Board:
+    """Cubes, sceptres, ranks and target entries of one position (see the module docstring)."""
+
+    __slots__ = ("cells", "cubes", "entries", "rank", "sceptres")
+
+    def __init__(self, cubes: dict[int, int], sceptres: list[PSceptre]) -> None:
+        self.cubes = cubes
+        self.sceptres = sceptres
+        self.entries: dict[int, int] = {}
+        for cell, value in cubes.items():
+            _placed(cubes, self.entries, cell, value)
+        self.cells: list[int] = []
+        self.rank: dict[int, int] = {}
+        self.reindex()
 
     @classmethod
-    def from_values(cls, values: Mapping[str, Any]) -> RuleOptions:
-        """Build from resolved option values (unknown keys such as ``setup`` are ignored)."""
-        fields = cls.__dataclass_fields__
-        return cls(**{k: v for k, v in values.items() if k in fields})
+    def from_cells(cls, cubes: Cubes, sceptres: list[Sceptre]) -> Board:
+        """A board from cubes and sceptres on ``(x, y, z)`` cells (see :func:`packable`)."""
+        return cls(
+            {pack(cell): value for cell, value in cubes.items()},
+            [(owner, pack(cell), face) for owner, cell, face in sceptres],
+        )
 
-    @property
-    def tall(self) -> bool:
-        """Whether sceptres are tall (reach two cells out)."""
-        return self.sceptre_clearance == "tall"
+    def reindex(self) -> None:
+        """Rank the cubes again after one moved or left (ranks are sorted cell order)."""
+        self.cells = cells = sorted(self.cubes)
+        self.rank = {cell: index for index, cell in enumerate(cells)}
+
+    def copy(self) -> Board:
+        """An independent copy (``cells`` and ``rank`` are replaced, never changed, so shared)."""
+        other = Board.__new__(Board)
+        other.cubes = dict(self.cubes)
+        other.sceptres = list(self.sceptres)
+        other.entries = dict(self.entries)
+        other.cells = self.cells
+        other.rank = self.rank
+        return other
+
+    def cube_cells(self) -> Cubes:
+        """The cubes by ``(x, y, z)`` cell."""
+        cubes = self.cubes
+        return {unpack(cell): cubes[cell] for cell in self.cells}
+
+    def sceptre_cells(self) -> list[Sceptre]:
+        """The sceptres on ``(x, y, z)`` cells."""
+        return [(owner, unpack(cell), face) for owner, cell, face in self.sceptres]
+
+
+def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: int) -> None:
+    """Update ``entries`` for a cube ``value`` now in ``cubes`` at ``cell``."""
+    entries.pop(cell, None)
+    for e in ALL_DIRS:
+        t = cell + STEP[e]
+        if not t & ZMASK or t in cubes:
+            continue
+        back = 1 << (e ^ 1)  # from t to the cube
+        old = entries.get(t)
+        if old is None:
+            old = GROUND if t & ZMASK == 1 else 0
+        entries[t] = old | back | (back << 6 if value >> e & 1 else 0)
+
+
+def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
+    """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
+    entry = 0
+    for e in ALL_DIRS:
+        t = cell + STEP[e]
+        value = cubes.get(t)
+        if value is not None:
+            entry |= 1 << e | (1 << e << 6 if value >> (e ^ 1) & 1 else 0)
+            continue
+        old = entries.get(t)
+        if old is not None:
+            back = 1 << (e ^ 1)
+            old &= ~(back | back << 6)
+            if old & 63:
+                entries[t] = old
+            else:
+                del entries[t]
+    if entry:
+        entries[cell] = entry | (GROUND if cell & ZMASK == 1 else 0)
 
 
 # --- sceptres ---------------------------------------------------------------------------------
 
+# reason codes of face_problem / stop_problem
+NO_CUBE, DOME, ON_TABLE, COVERED, TAKEN, SHARED_AIR = (
+    "no-cube",
+    "dome",
+    "on-table",
+    "covered",
+    "taken",
+    "shared-air",
+)
+FAR_TABLE, FAR_CUBE, FACING = "far-table", "far-cube", "facing"
 
-def sceptre_targets(
-    opts: RuleOptions,
-    cubes: Cubes,
-    sceptres: list[Sceptre],
-    index: int,
-    passing: bool = False,
-) -> list[Face]:
-    """Every face sceptre ``index`` may stop on, lateral moves first, without duplicates.
 
-    With ``passing`` every face it may pass over is listed (the ``tall`` stop rules ignored).
+def face_problem(
+    cubes: dict[int, int], cell: int, face: int, taken: set[int], other_air: set[int]
+) -> str:
+    """Why no sceptre may enter face ``face`` of ``cell`` (``""`` when it may).
+
+    ``taken``: the faces (``cell << 3 | face``) sceptres stand on; ``other_air``: the air cells
+    that block it (other sceptres' air cells with ``sceptre_clearance=air``, none when tall).
     """
-    _, p0, n0 = sceptres[index]
-    origin = (p0, n0)
-    nbr = _NEIGHBOURS
-    other_faces: set[Face] = set()
-    other_air: set[Cell] = set()
-    for i, (_, c, d) in enumerate(sceptres):
-        if i != index:
-            other_faces.add((c, d))
-            other_air.add((nbr.get(c) or around(c))[d])
-    all_faces = other_faces | {origin}
-    tall = opts.tall
-
-    def enterable(q: Cell, m: int) -> bool:
-        value = cubes.get(q)
-        if value is None or value >> m & 1:
-            return False
-        air = (nbr.get(q) or around(q))[m]
-        if air[2] < 1 or air in cubes or (q, m) in all_faces:
-            return False
-        return tall or air not in other_air
-
-    def can_stop(q: Cell, m: int) -> bool:
-        air = step(q, m)
-        far = step(air, m)
-        if air in other_air or far[2] < 1 or far in cubes:
-            return False
-        return (step(far, m), OPPOSITE[m]) not in all_faces
-
-    stop = None if not tall or passing else can_stop  # None: every face passed is a stop
-    found: dict[Face, None] = {}
-    for heading in PERPENDICULAR[n0]:
-        _walk_lateral(opts, cubes, p0, n0, heading, enterable, stop, found)
-    if opts.diagonal_moves:
-        squeeze = opts.diagonal_squeeze == "all_planes" or (
-            opts.diagonal_squeeze == "top_only" and n0 == ZP
-        )
-        for a, b in DIAGONALS[n0]:
-            p = p0
-            while True:
-                beside = nbr.get(p) or around(p)
-                side_a = beside[a]
-                q = (nbr.get(side_a) or around(side_a))[b]
-                if not enterable(q, n0):
-                    break
-                if squeeze:
-                    up = beside[n0]
-                    up_beside = nbr.get(up) or around(up)
-                    if up_beside[a] in cubes and up_beside[b] in cubes:
-                        break
-                if stop is None or stop(q, n0):
-                    found[(q, n0)] = None
-                p = q
-    return list(found)
-
-
-def _walk_lateral(
-    opts: RuleOptions,
-    cubes: Cubes,
-    p: Cell,
-    n: int,
-    h: int,
-    enterable: Any,
-    can_stop: Any,
-    found: dict[Face, None],
-) -> None:
-    """Follow one lateral heading: inside corners, flat steps, outside corners."""
-    seen: set[tuple[Cell, int, int]] = set()
-    nbr = _NEIGHBOURS
-    concave = opts.concave_turns
-    while True:
-        ahead = (nbr.get(p) or around(p))[h]
-        if ahead[2] < 1:
-            return
-        corner = (nbr.get(ahead) or around(ahead))[n]
-        if corner in cubes:
-            if not concave:
-                return
-            p, n, h = corner, OPPOSITE[h], n
-        elif ahead in cubes:
-            p = ahead
-        else:
-            n, h = h, OPPOSITE[n]
-        if not enterable(p, n) or (p, n, h) in seen:
-            return
-        seen.add((p, n, h))
-        if can_stop is None or can_stop(p, n):
-            found[(p, n)] = None
-
-
-def tall_stop_problem(cubes: Cubes, sceptres: list[Sceptre], index: int, face: Face) -> str:
-    """Why a tall sceptre (number ``index``) may pass over ``face`` but not stop on it."""
-    cell, d = face
-    air = step(cell, d)
-    far = step(air, d)
-    for i, (_, c, e) in enumerate(sceptres):
-        if i != index and step(c, e) == air:
-            return f"its air cell {format_cell(air)} is another sceptre's air cell"
-    if far[2] < 1 or far in cubes:
-        what = "the table" if far[2] < 1 else "a cube"
-        return f"a tall sceptre there would reach {format_cell(far)}, where {what} is"
-    return (
-        f"a tall sceptre there would face the sceptre on {format_cell(step(far, d))}"
-        f"{DIR_NAMES[OPPOSITE[d]]} with no gap"
-    )
-
-
-def sceptre_blocker(opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], face: Face) -> str:
-    """Why no sceptre can stand on ``face`` at all, or ``""`` when it could in principle."""
-    cell, d = face
     value = cubes.get(cell)
     if value is None:
-        return f"there is no cube at {format_cell(cell)}"
-    if value >> d & 1:
-        return f"face {DIR_NAMES[d]} of {format_cell(cell)} is a dome"
-    air = step(cell, d)
-    if air[2] < 1:
-        return f"face {DIR_NAMES[d]} of {format_cell(cell)} lies on the table"
+        return NO_CUBE
+    if value >> face & 1:
+        return DOME
+    air = cell + STEP[face]
+    if not air & ZMASK:
+        return ON_TABLE
     if air in cubes:
-        return (
-            f"face {DIR_NAMES[d]} of {format_cell(cell)} is covered by the cube at "
-            f"{format_cell(air)}"
-        )
-    for _, c, e in sceptres:
-        if (c, e) == face:
-            return f"a sceptre already stands on face {DIR_NAMES[d]} of {format_cell(cell)}"
+        return COVERED
+    if cell << 3 | face in taken:
+        return TAKEN
+    if air in other_air:
+        return SHARED_AIR
     return ""
+
+
+def stop_problem(
+    cubes: dict[int, int], cell: int, face: int, taken: set[int], other_air: set[int]
+) -> str:
+    """Why a tall sceptre may pass face ``face`` of ``cell`` but not stop there (``""``: it may).
+
+    ``taken`` includes the moving sceptre's origin; ``other_air`` excludes it.
+    """
+    step = STEP[face]
+    air = cell + step
+    if air in other_air:
+        return SHARED_AIR
+    far = air + step
+    if not far & ZMASK:
+        return FAR_TABLE
+    if far in cubes:
+        return FAR_CUBE
+    if (far + step) << 3 | (face ^ 1) in taken:
+        return FACING
+    return ""
+
+
+def sceptre_context(board: Board, index: int) -> tuple[set[int], set[int]]:
+    """``(taken faces, other sceptres' air cells)`` for moving sceptre ``index``."""
+    taken = set()
+    other_air = set()
+    for i, (_, cell, face) in enumerate(board.sceptres):
+        taken.add(cell << 3 | face)
+        if i != index:
+            other_air.add(cell + STEP[face])
+    return taken, other_air
+
+
+def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
+    """The faces (``cell << 3 | face``) sceptre ``index`` may stop on.
+
+    Lateral walks (inside corner, flat, outside corner; until the table, a face it cannot
+    enter, or a repeated (face, heading)) and diagonal walks (same plane, same level, unless
+    squeezed between two cubes at air height). The moving sceptre still stands on its origin.
+    """
+    cubes = board.cubes
+    _, p0, n0 = board.sceptres[index]
+    taken, other_air = sceptre_context(board, index)
+    tall = opts.tall
+    blocking = set() if tall else other_air  # a tall sceptre may pass another's air cell
+    concave = opts.concave_turns
+    step = STEP
+    found: set[int] = set()
+    # (face, heading) states of long walks, shared by the four headings: from a state reached
+    # before, a walk goes on exactly as it did then, so it may stop there
+    seen: set[int] = set()
+    for heading in PERPENDICULAR[n0]:
+        p, n, h = p0, n0, heading
+        steps = 0
+        while True:
+            ahead = p + step[h]
+            if not ahead & ZMASK:
+                break
+            corner = ahead + step[n]
+            if corner in cubes:
+                if not concave:
+                    break
+                p, n, h = corner, h ^ 1, n
+            elif ahead in cubes:
+                p = ahead
+            else:
+                n, h = h, n ^ 1
+            if face_problem(cubes, p, n, taken, blocking):
+                break
+            steps += 1
+            if steps > 12:  # only a walk round a loop gets this long
+                key = p << 6 | n << 3 | h
+                if key in seen:
+                    break
+                seen.add(key)
+            if not tall or not stop_problem(cubes, p, n, taken, other_air):
+                found.add(p << 3 | n)
+    if opts.diagonal_moves:
+        squeeze = opts.squeezes(n0)
+        up = step[n0]
+        for a, b in DIAGONALS[n0]:
+            da, db = step[a], step[b]
+            p = p0
+            while True:
+                q = p + da + db
+                if face_problem(cubes, q, n0, taken, blocking):
+                    break
+                if squeeze and p + up + da in cubes and p + up + db in cubes:
+                    break
+                if not tall or not stop_problem(cubes, q, n0, taken, other_air):
+                    found.add(q << 3 | n0)
+                p = q
+    return found
+
+
+def self_capturing(board: Board, mover: int, source: int, target: int) -> bool:
+    """Whether moving ``mover``'s sceptre from ``source`` to ``target`` ends on the cube of
+    the mover's other sceptre."""
+    return target != source and any(o == mover and c == target for o, c, _ in board.sceptres)
+
+
+def eliminable(opts: AxiomOptions, board: Board, cell: int) -> bool:
+    """Whether the cube at ``cell`` may be eliminated: nothing on top, no sceptre on it, and
+    (with ``allow_overhang``) every other cube still supported without it."""
+    cubes = board.cubes
+    if cell + UP in cubes or any(c == cell for _, c, _ in board.sceptres):
+        return False
+    return not opts.allow_overhang or supported(cubes, cell)
+
+
+def move_sceptre(
+    opts: AxiomOptions, board: Board, mover: int, source: int, target: int, face: int
+) -> Outcome | None:
+    """Move ``mover``'s sceptre from ``source`` to face ``face`` of ``target``: eliminate the
+    cube it left when it went from an opposing cube to an own one, and say who won if it
+    ended on a cube holding another sceptre."""
+    sceptres = board.sceptres
+    index = next(i for i, (o, c, _) in enumerate(sceptres) if o == mover and c == source)
+    sceptres[index] = (mover, target, face)
+    cubes = board.cubes
+    if (
+        cubes[source] >> 6 != mover
+        and cubes[target] >> 6 == mover
+        and eliminable(opts, board, source)
+    ):
+        del cubes[source]
+        _lifted(cubes, board.entries, source)
+        board.reindex()
+    holders = [o for i, (o, c, _) in enumerate(sceptres) if c == target and i != index]
+    if 1 - mover in holders:
+        return (mover, "capture")
+    if mover in holders:
+        return (1 - mover, "self-capture")
+    return None
 
 
 # --- cubes ------------------------------------------------------------------------------------
 
+# reason codes of lift_problem / cell_problem / mask_problem / connection
+NOT_OWN, HOLDS_SCEPTRE, UNDER, HOLDS_UP = "not-own", "holds-sceptre", "under", "holds-up"
+NO_CONTACT, BELOW_CUBE, FLOATS = "no-contact", "below-cube", "floats"
+DOME_TABLE, DOME_DOME, LOOSE_BELOW, NO_LOCK, RECESSES = (
+    "dome-table",
+    "dome-dome",
+    "loose-below",
+    "no-lock",
+    "recesses",
+)
+SPLITS = "splits"
 
-def interlocked(a: int, b: int, d: int) -> bool:
-    """Whether cubes ``a`` and ``b`` (``b`` one step from ``a`` in direction ``d``) interlock."""
-    return bool((a >> d | b >> OPPOSITE[d]) & 1)
+
+def holders(board: Board) -> set[int]:
+    """The cubes sceptres stand on."""
+    return {cell for _, cell, _ in board.sceptres}
 
 
-def supported(cubes: Cubes) -> bool:
-    """Whether every cube is joined by interlocks, through cubes, to a cube on the table."""
-    stack = [c for c in cubes if c[2] == 1]
+def lift_problem(
+    opts: AxiomOptions, board: Board, cell: int, colour: int, held: set[int] | None = None
+) -> str:
+    """Why ``colour`` may not lift the cube at ``cell`` (``""`` when it may); ``held`` is
+    :func:`holders` of the board when the caller has it."""
+    cubes = board.cubes
+    value = cubes.get(cell)
+    if value is None:
+        return NO_CUBE
+    if value >> 6 != colour:
+        return NOT_OWN
+    if cell in (holders(board) if held is None else held):
+        return HOLDS_SCEPTRE
+    if cell + UP in cubes:
+        return UNDER
+    if opts.allow_overhang and not supported(cubes, cell):
+        return HOLDS_UP
+    return ""
+
+
+def _holds_nothing(cubes: dict[int, int], cell: int) -> bool:
+    """Whether no cube can depend on ``cell`` for support: every cube interlocked with it
+    stands on the table (a path to the table through ``cell`` would pass one of them)."""
+    value = cubes[cell]
+    for d in ALL_DIRS:
+        q = cell + STEP[d]
+        other = cubes.get(q)
+        if other is not None and (value >> d | other >> (d ^ 1)) & 1 and q & ZMASK != 1:
+            return False
+    return True
+
+
+def closed_cells(opts: AxiomOptions, board: Board) -> set[int]:
+    """Empty cells no cube may be placed in: sceptres' air cells (and, tall, the cells two
+    out from their faces)."""
+    closed = {cell + STEP[face] for _, cell, face in board.sceptres}
+    if opts.tall:
+        closed.update(cell + 2 * STEP[face] for _, cell, face in board.sceptres)
+    return closed
+
+
+def cell_problem(opts: AxiomOptions, touching: int, ground: bool) -> str:
+    """Why no cube fits an empty cell with neighbours ``touching`` (a direction mask)."""
+    if touching >> 4 & 1:  # a cube above it
+        return BELOW_CUBE
+    if not opts.allow_overhang and not ground and not touching >> 5 & 1:
+        return FLOATS
+    if not touching:
+        return NO_CONTACT
+    return ""
+
+
+def mask_problem(
+    opts: AxiomOptions, ground: bool, touching: int, facing: int, mask: int
+) -> tuple[str, int]:
+    """Why dome set ``mask`` does not fit a cell whose neighbours are ``touching`` and whose
+    neighbours' domes face it from ``facing``: ``(code, direction)``, ``("", -1)`` if it fits."""
+    if ground and mask >> 5 & 1:
+        return DOME_TABLE, 5
+    if mask & facing:
+        clash = mask & facing
+        return DOME_DOME, next(d for d in ALL_DIRS if clash >> d & 1)
+    locks = mask | facing
+    if touching >> 5 & 1 and not locks >> 5 & 1:
+        return LOOSE_BELOW, 5
+    if not touching & locks:
+        return NO_LOCK, -1
+    if opts.forbid_recess_contact and touching & ~locks:
+        return RECESSES, -1
+    return "", -1
+
+
+_FITS: dict[tuple[bool, bool, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def fitting_masks(opts: AxiomOptions, entry: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The dome sets of one- and of two-domed cubes that fit an empty cell with target entry
+    ``entry`` (memoised: the answer depends on 13 bits and two options)."""
+    key = (opts.allow_overhang, opts.forbid_recess_contact, entry & 0x1FFF)
+    found = _FITS.get(key)
+    if found is None:
+        touching, facing, ground = entry & 63, entry >> 6 & 63, bool(entry & GROUND)
+        if cell_problem(opts, touching, ground):
+            found = ((), ())
+        else:
+            one, two = (
+                tuple(
+                    m
+                    for m in masks_for(domes)
+                    if not mask_problem(opts, ground, touching, facing, m)[0]
+                )
+                for domes in (1, 2)
+            )
+            found = (one, two)
+        _FITS[key] = found
+    return found
+
+
+def entry_without(entry: int, e: int) -> int:
+    """A target entry with its neighbour in direction ``e`` lifted away."""
+    gone = 1 << e
+    return entry & ~(gone | gone << 6)
+
+
+def supported(cubes: dict[int, int], without: int = 0) -> bool:
+    """Whether every cube (but ``without``) is joined by interlocks, through cubes, to a cube
+    on the table (``without`` must be a cube of a supported structure, or 0)."""
+    if without and _holds_nothing(cubes, without):
+        return True
+    stack = [c for c in cubes if c & ZMASK == 1 and c != without]
     reached = set(stack)
     while stack:
         cell = stack.pop()
         value = cubes[cell]
         for d in ALL_DIRS:
-            q = step(cell, d)
+            q = cell + STEP[d]
             other = cubes.get(q)
-            if other is not None and q not in reached and interlocked(value, other, d):
+            if (
+                other is not None
+                and q != without
+                and q not in reached
+                and (value >> d | other >> (d ^ 1)) & 1
+            ):
                 reached.add(q)
                 stack.append(q)
-    return len(reached) == len(cubes)
+    return len(reached) == len(cubes) - (without in cubes)
 
 
-def count_pieces(cells: Iterable[Cell]) -> int:
-    """Number of face-connected groups of ``cells``."""
+def components(cells: Iterable[int]) -> dict[int, int]:
+    """Face-connected groups of ``cells``: cell → group number (0, 1, ...)."""
     left = set(cells)
-    pieces = 0
+    label: dict[int, int] = {}
+    group = 0
     while left:
-        pieces += 1
-        stack = [left.pop()]
+        start = left.pop()
+        label[start] = group
+        stack = [start]
         while stack:
             cell = stack.pop()
-            for d in ALL_DIRS:
-                q = step(cell, d)
+            for offset in STEP:
+                q = cell + offset
                 if q in left:
                     left.remove(q)
+                    label[q] = group
                     stack.append(q)
-    return pieces
+        group += 1
+    return label
 
 
-@dataclass
-class PlacementContext:
-    """What every placement test of one board needs, computed once."""
-
-    opts: RuleOptions
-    cubes: Cubes
-    sceptre_cubes: set[Cell]
-    air_cells: set[Cell]
-    reach_cells: set[Cell]
-    pieces: int
-
-    @classmethod
-    def build(cls, opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre]) -> PlacementContext:
-        """Precompute sceptre cells and the structure's piece count."""
-        air = {step(c, d) for _, c, d in sceptres}
-        reach = {step2(c, d, d) for _, c, d in sceptres} if opts.tall else set()
-        pieces = count_pieces(cubes) if opts.require_connected else 0
-        return cls(opts, cubes, {c for _, c, _ in sceptres}, air, reach, pieces)
+def pieces(board: Board) -> int:
+    """How many face-connected pieces the structure is in."""
+    return max(components(board.cubes).values(), default=-1) + 1
 
 
-def source_problem(ctx: PlacementContext, source: Cell, color: int) -> str:
-    """Why the cube at ``source`` cannot be lifted by ``color`` (``""`` when it can)."""
-    value = ctx.cubes.get(source)
-    if value is None:
-        return f"there is no cube at {format_cell(source)}"
-    if value >> 6 != color:
-        return (
-            f"the cube at {format_cell(source)} is {COLOR_NAMES[value >> 6]}'s; "
-            f"{COLOR_NAMES[color]} moves only own cubes"
-        )
-    if source in ctx.sceptre_cubes:
-        return f"a sceptre stands on the cube at {format_cell(source)}"
-    above = step(source, ZP)
-    if above in ctx.cubes:
-        return f"the cube at {format_cell(source)} is under the cube at {format_cell(above)}"
-    if ctx.opts.allow_overhang:
-        rest = dict(ctx.cubes)
-        del rest[source]
-        if not supported(rest):
-            return (
-                f"lifting the cube at {format_cell(source)} would leave other cubes hanging "
-                "with no interlocked path to the table"
-            )
-    return ""
+def splitting(board: Board, source: int) -> tuple[dict[int, int], int] | None:
+    """With ``require_connected``: how lifting ``source`` splits the structure, or ``None``
+    when every placement keeps the number of pieces (it is not a cut cube).
 
-
-def neighbours(others: Cubes, cell: Cell) -> tuple[int, int]:
-    """``(touching, domes_facing)`` masks: neighbour present / neighbour shows a dome to us."""
-    touching = facing = 0
-    x, y, z = cell
-    get = others.get
-    for d, q in enumerate(
-        ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z), (x, y, z + 1), (x, y, z - 1))
-    ):
-        value = get(q)
-        if value is not None:
-            touching |= 1 << d
-            if value >> (d ^ 1) & 1:
-                facing |= 1 << d
-    return touching, facing
-
-
-def cell_problem(ctx: PlacementContext, others: Cubes, source: Cell, target: Cell) -> str:
-    """Why no orientation of the lifted cube fits at ``target`` (``""`` when one might)."""
-    x, y, z = target
-    if target == source:
-        return "a cube cannot be re-orientated in the same place"
-    if z < 1:
-        return f"{format_cell(target)} is below the table"
-    if target in others:
-        return f"{format_cell(target)} is occupied by a cube"
-    if (x, y, z + 1) in others:
-        return (
-            f"a cube may not be placed under another cube ({format_cell(target)} is under "
-            f"{format_cell((x, y, z + 1))})"
-        )
-    if target in ctx.air_cells:
-        return f"{format_cell(target)} is the air cell of a sceptre"
-    if target in ctx.reach_cells:
-        return (
-            f"{format_cell(target)} is within the reach of a tall sceptre "
-            "(two cells out from its face)"
-        )
-    if not ctx.opts.allow_overhang and z > 1 and (x, y, z - 1) not in others:
-        return f"{format_cell(target)} has no cube below it (gravity)"
-    if not (
-        (x + 1, y, z) in others
-        or (x - 1, y, z) in others
-        or (x, y + 1, z) in others
-        or (x, y - 1, z) in others
-        or (x, y, z - 1) in others
-    ):
-        return f"at {format_cell(target)} the cube would touch no other cube"
-    return ""
-
-
-def mask_problem(opts: RuleOptions, target: Cell, touching: int, facing: int, mask: int) -> str:
-    """Why dome set ``mask`` does not fit at ``target`` given the neighbour masks."""
-    if target[2] == 1 and mask >> ZM & 1:
-        return "a dome may not face the table"
-    if mask & facing:
-        clash = next(d for d in ALL_DIRS if (mask & facing) >> d & 1)
-        return (
-            f"its {DIR_NAMES[clash]} dome would touch a dome of the cube at "
-            f"{format_cell(step(target, clash))}"
-        )
-    locks = mask | facing
-    if touching >> ZM & 1 and not locks >> ZM & 1:
-        return f"it must interlock with the cube below at {format_cell(step(target, ZM))}"
-    if not touching & locks:
-        return "it interlocks with no cube (a dome must meet a recess)"
-    if opts.forbid_recess_contact and touching & ~locks:
-        return "it would put a recess against a recess (forbid_recess_contact)"
-    return ""
-
-
-def connection_problem(ctx: PlacementContext, others: Cubes, target: Cell) -> str:
-    """Why the structure may not take this shape (``require_connected``), or ``""``."""
-    if not ctx.opts.require_connected:
-        return ""
-    if count_pieces([*others, target]) > ctx.pieces:
-        return "the structure would split into more pieces (require_connected)"
-    return ""
-
-
-_FIT_CACHE: dict[tuple[int, bool, int, int, bool], tuple[int, ...]] = {}
-
-
-def fitting_masks(
-    opts: RuleOptions, domes: int, target: Cell, touching: int, facing: int
-) -> tuple[int, ...]:
-    """The dome sets of a cube with ``domes`` domes that fit at ``target`` (memoised)."""
-    key = (domes, target[2] == 1, touching, facing, opts.forbid_recess_contact)
-    fits = _FIT_CACHE.get(key)
-    if fits is None:
-        fits = tuple(
-            m for m in masks_for(domes) if not mask_problem(opts, target, touching, facing, m)
-        )
-        _FIT_CACHE[key] = fits
-    return fits
-
-
-_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
-
-
-def around(cell: Cell) -> tuple[Cell, ...]:
-    """The six neighbours of ``cell`` in direction order (memoised: cells repeat a lot)."""
-    found = _NEIGHBOURS.get(cell)
-    if found is None:
-        if len(_NEIGHBOURS) > 1 << 17:
-            _NEIGHBOURS.clear()
-        x, y, z = cell
-        found = (
-            (x + 1, y, z),
-            (x - 1, y, z),
-            (x, y + 1, z),
-            (x, y - 1, z),
-            (x, y, z + 1),
-            (x, y, z - 1),
-        )
-        _NEIGHBOURS[cell] = found
-    return found
-
-
-_TAKEN: list[Any] = []
-"""Marks occupied and air cells among the targets of :func:`cube_move_ids`."""
-_LINKS: dict[Cell, tuple[tuple[Cell, int, int, int], ...]] = {}
-
-
-def _links(cell: Cell) -> tuple[tuple[Cell, int, int, int], ...]:
-    """``(neighbour, bit of the direction back, bit of the direction, direction)`` for the
-    neighbours of ``cell`` on or above the table (memoised)."""
-    found = _LINKS.get(cell)
-    if found is None:
-        if len(_LINKS) > 1 << 17:
-            _LINKS.clear()
-        found = tuple((t, 1 << (e ^ 1), 1 << e, e) for e, t in enumerate(around(cell)) if t[2] >= 1)
-        _LINKS[cell] = found
-    return found
-
-
-Fits = tuple[tuple[int, ...], tuple[int, ...]]
-"""Dome sets that fit a cell and their indices in :data:`~.geometry.PLACEMENTS`."""
-
-_NO_FITS: Fits = ((), ())
-SCEPTRE_ACTIONS = 12 * 12 * 6
-"""Sceptre-move ids come first; cube-move ids start here (see :mod:`.rules`)."""
-WIDTH = len(PLACEMENTS)
-FitsEntry = tuple[Fits, Fits, Fits, dict[int, tuple[tuple[int, ...], tuple[int, ...]]]]
-_FITS_BY_DOMES: dict[int, FitsEntry] = {}
-
-
-def _fits_key(touching: int, facing: int, ground: bool, overhang: bool, forbid: bool) -> int:
-    """The memo key of :func:`_fits_by_domes` (an int: cheaper to hash than a tuple)."""
-    return touching | facing << 6 | ground << 12 | overhang << 13 | forbid << 14
-
-
-def _fits_by_domes(opts: RuleOptions, touching: int, facing: int, ground: bool) -> FitsEntry:
-    """For 0 (unused), 1 and 2 domes: what fits an empty cell with these neighbour masks.
-
-    Folds in the cell tests that depend only on the masks: some neighbour, nothing above, and
-    (without overhang) a cube below unless on the table. Memoised per option pair; the last
-    item memoises, per anchor code, the id offsets of both dome counts (see
-    :func:`cube_move_ids`).
+    Returns the groups of the other cubes and how many of them a target cell must touch: the
+    cube placed there joins those groups into one, and the structure may not end up in more
+    pieces than before the move.
     """
-    key = _fits_key(touching, facing, ground, opts.allow_overhang, opts.forbid_recess_contact)
-    entry = _FITS_BY_DOMES.get(key)
-    if entry is None:
-        if (
-            not touching
-            or touching >> ZP & 1
-            or (not opts.allow_overhang and not ground and not touching >> ZM & 1)
-        ):
-            entry = (_NO_FITS, _NO_FITS, _NO_FITS, {})
-        else:
-            z = 1 if ground else 2
-            by_domes = []
-            for domes in (1, 2):
-                masks = fitting_masks(opts, domes, (0, 0, z), touching, facing)
-                by_domes.append((masks, tuple(PLACEMENT_INDEX[m] for m in masks)))
-            entry = (_NO_FITS, by_domes[0], by_domes[1], {})
-        _FITS_BY_DOMES[key] = entry
-    return entry
-
-
-def _offsets(entry: FitsEntry, code: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Id offsets ``code * WIDTH + placement`` of the fits of one- and two-domed cubes."""
-    found = entry[3].get(code)
-    if found is None:
-        start = code * WIDTH
-        found = (
-            tuple(start + p for p in entry[1][1]),
-            tuple(start + p for p in entry[2][1]),
-        )
-        entry[3][code] = found
-    return found
-
-
-def cube_move_ids(
-    opts: RuleOptions,
-    cubes: Cubes,
-    sceptres: list[Sceptre],
-    color: int,
-    cells: list[Cell] | None = None,
-) -> list[int]:
-    """The action ids of every legal cube move of ``color`` (unordered; ``cells`` sorted cubes).
-
-    An id is ``SCEPTRE_ACTIONS + ((source_rank * 12 + anchor_rank) * 6 + anchor_dir) * 18 +
-    placement`` where the anchor is the lowest-ranked other cube next to the target and
-    ``anchor_dir`` the direction from it to the target.
-
-    Target cells, their neighbour masks and their two best anchors are found once, from the
-    cubes' side, and turned into id offsets for one- and two-domed cubes; a source then takes
-    those offsets wholesale except at the (at most six) target cells next to it, which are
-    recomputed without it.
-    """
-    if cells is None:
-        cells = sorted(cubes)
-    air: set[Cell] = set()
-    holders: set[Cell] = set()
-    for _, c, d in sceptres:
-        holders.add(c)
-        air.add(around(c)[d])
-    if opts.tall:
-        air.update(step2(c, d, d) for _, c, d in sceptres)
-    # empty cells next to cubes: [touching, facing, first anchor code, its cube, second code]
-    # (occupied cells and air cells are marked first, so that one lookup tells all three apart)
-    info: dict[Cell, list[Any]] = dict.fromkeys(cubes, _TAKEN)
-    info.update(dict.fromkeys(air, _TAKEN))
-    sources: list[tuple[Cell, int, int]] = []
-    for rank, cell in enumerate(cells):
-        value = cubes[cell]
-        r6 = rank * 6
-        for t, back, bit, e in _LINKS.get(cell) or _links(cell):
-            entry = info.get(t)
-            if entry is None:
-                info[t] = [back, back if value & bit else 0, r6 + e, cell, -1]
-            elif entry is _TAKEN:
-                continue
-            else:
-                entry[0] |= back
-                if value & bit:
-                    entry[1] |= back
-                if entry[4] < 0:
-                    entry[4] = r6 + e
-        if (
-            value >> 6 == color
-            and cell not in holders
-            and (_NEIGHBOURS.get(cell) or around(cell))[ZP] not in cubes
-        ):
-            mask = value & 63
-            sources.append((cell, rank, 2 if mask & (mask - 1) else 1))
-    if not sources:
-        return []
-    if opts.allow_overhang:
-        ctx = PlacementContext.build(opts, cubes, sceptres)
-        sources = [s for s in sources if not source_problem(ctx, s[0], color)]
-    table = _fits_by_domes
-    known = _FITS_BY_DOMES
-    over, forbid = opts.allow_overhang, opts.forbid_recess_contact
-    flat: tuple[list[int], list[int], list[int]] = ([], [], [])
-    one, two = flat[1], flat[2]
-    spans: dict[Cell, tuple[int, int, int, int, int]] = {}
-    flags = _fits_key(0, 0, False, over, forbid)
-    # where each source's own offsets must be cut out and recomputed
-    beside = {t for source, _, _ in sources for t in _NEIGHBOURS.get(source) or around(source)}
-    for t, entry in info.items():
-        if entry is _TAKEN:
-            continue
-        touching, facing, code = entry[0], entry[1], entry[2]
-        ground = t[2] == 1
-        fits = known.get(touching | facing << 6 | ground << 12 | flags) or table(
-            opts, touching, facing, ground
-        )
-        rel = fits[3].get(code) or _offsets(fits, code)
-        if t in beside:
-            a1, a2 = len(one), len(two)
-            one += rel[0]
-            two += rel[1]
-            spans[t] = (0, a1, len(one), a2, len(two))
-        else:
-            one += rel[0]
-            two += rel[1]
-    ids: list[int] = []
-    for source, rank, domes in sources:
-        row = SCEPTRE_ACTIONS + rank * 72 * WIDTH
-        mine: list[int] = []
-        cuts: list[tuple[int, int]] = []
-        near = _NEIGHBOURS.get(source) or around(source)
-        for e in range(6):
-            t = near[e]
-            span = spans.get(t)
-            if span is None:
-                continue  # occupied, an air cell, or under the table
-            cuts.append((span[2 * domes - 1], span[2 * domes]))
-            touching, facing, code, anchor, second = info[t]
-            gone = ~(1 << (e ^ 1))  # the source, seen from t
-            offsets = table(opts, touching & gone, facing & gone, t[2] == 1)[domes][1]
-            if offsets:
-                start = row + (second if anchor == source else code) * WIDTH
-                mine.extend([start + offset for offset in offsets])
-        rest = flat[domes]
-        cuts.sort()
-        at = 0
-        for begin, end in cuts:
-            if begin > at:
-                mine.extend([row + x for x in rest[at:begin]])
-            at = end
-        mine.extend([row + x for x in rest[at:]])
-        if opts.require_connected:
-            mine = _connected_only(cubes, cells, source, mine)
-        ids.extend(mine)
-    return ids
-
-
-def _connected_only(cubes: Cubes, cells: list[Cell], source: Cell, ids: list[int]) -> list[int]:
-    """``ids`` (cube moves of ``source``) that do not split the structure into more pieces."""
-    pieces = count_pieces(cubes)
-    others = [c for c in cubes if c != source]
-    verdict: dict[Cell, bool] = {}
-    kept = []
-    for action in ids:
-        code = (action - SCEPTRE_ACTIONS) // WIDTH % 72
-        target = around(cells[code // 6])[code % 6]
-        ok = verdict.get(target)
-        if ok is None:
-            ok = verdict[target] = count_pieces([*others, target]) <= pieces
-        if ok:
-            kept.append(action)
-    return kept
-
-
-def decode_cube_move(cells: list[Cell], action: int) -> tuple[Cell, Cell, int] | None:
-    """``(source, target, mask)`` of a cube-move id, or ``None`` when a rank is out of range."""
-    rest, placement = divmod(action - SCEPTRE_ACTIONS, WIDTH)
-    rest, anchor_dir = divmod(rest, 6)
-    source, anchor = divmod(rest, 12)
-    if not 0 <= source < len(cells) or anchor >= len(cells):
+    cubes = board.cubes
+    if sum(1 for offset in STEP if source + offset in cubes) < 2:
+        return None  # lifting a cube with one neighbour never splits anything
+    label = components(c for c in cubes if c != source)
+    after = max(label.values(), default=-1) + 1
+    if after <= 1:
+        return None  # one piece (or none) left: nothing to split
+    before = pieces(board)
+    if after <= before:
         return None
-    return cells[source], around(cells[anchor])[anchor_dir], PLACEMENTS[placement]
+    return label, after - before + 1
 
 
-def cube_moves(
-    opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], color: int
-) -> list[tuple[Cell, Cell, tuple[int, ...]]]:
-    """Every legal cube move of ``color``, grouped as ``(source, target, masks)``.
-
-    The fast twin of :func:`placement_problem` (same rules, no messages): the moves of
-    :func:`cube_move_ids`, read back from their ids.
-    """
-    cells = sorted(cubes)
-    grouped: dict[tuple[Cell, Cell], list[int]] = {}
-    for action in sorted(cube_move_ids(opts, cubes, sceptres, color, cells)):
-        move = decode_cube_move(cells, action)
-        assert move is not None
-        grouped.setdefault(move[:2], []).append(move[2])
-    return [(source, target, tuple(masks)) for (source, target), masks in grouped.items()]
+def connection_problem(split: tuple[dict[int, int], int] | None, target: int) -> str:
+    """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not)."""
+    if split is None:
+        return ""
+    label, need = split
+    joined = {label[q] for q in (target + offset for offset in STEP) if q in label}
+    return SPLITS if len(joined) < need else ""
 
 
-def placement_problem(
-    opts: RuleOptions,
-    cubes: Cubes,
-    sceptres: list[Sceptre],
-    color: int,
-    source: Cell,
-    target: Cell,
-    mask: int,
-) -> str:
-    """Why cube move ``source → target`` with domes ``mask`` is illegal (``""`` if it is legal)."""
-    ctx = PlacementContext.build(opts, cubes, sceptres)
-    problem = source_problem(ctx, source, color)
-    if problem:
-        return problem
-    others = dict(cubes)
-    domes = popcount(others.pop(source) & 63)
-    if popcount(mask) != domes or not is_valid_mask(mask):
-        kind = "single-domed" if domes == 1 else "double-domed (two adjacent domes)"
-        return f"the cube at {format_cell(source)} is {kind}; {popcount(mask)} dome(s) given"
-    problem = cell_problem(ctx, others, source, target)
-    if problem:
-        return problem
-    touching, facing = neighbours(others, target)
-    return mask_problem(opts, target, touching, facing, mask) or connection_problem(
-        ctx, others, target
+def restore_cube(board: Board, cell: int, value: int) -> None:
+    """Put an eliminated cube back (taking a move back)."""
+    board.cubes[cell] = value
+    _placed(board.cubes, board.entries, cell, value)
+    board.reindex()
+
+
+def move_cube(board: Board, source: int, target: int, mask: int) -> None:
+    """Lift the cube at ``source`` and place it at ``target`` with dome set ``mask``."""
+    cubes, entries = board.cubes, board.entries
+    value = cubes.pop(source)
+    _lifted(cubes, entries, source)
+    cubes[target] = value = (value & ~63) | mask
+    _placed(cubes, entries, target, value)
+    board.reindex()
+
+
+# --- repetition -------------------------------------------------------------------------------
+
+
+def repetition_key(board: Board, to_move: int) -> bytes:
+    """The position up to translation in x and y, with the side to move, as bytes (compact to
+    keep, exact to compare); :func:`key_digest` turns it into the digest people see."""
+    cells, cubes = board.cells, board.cubes
+    if cells:
+        my = min([c >> YSHIFT & YMASK for c in cells])
+        shift = (cells[0] >> XSHIFT << XSHIFT) + (my << YSHIFT)
+    else:
+        shift = BIAS
+    codes = [to_move, len(cells)]
+    codes += [(c - shift) << 8 | cubes[c] for c in cells]
+    codes += sorted([s << 60 | (c - shift) << 3 | d for s, c, d in board.sceptres])
+    return array("q", codes).tobytes()
+
+
+def key_digest(key: bytes) -> str:
+    """The 16-hex-digit digest of a repetition key, as ``position()`` lists it: a hash of the
+    translated cubes and sceptres in tuple form (the format positions have always used)."""
+    codes = array("q")
+    codes.frombytes(key)
+    to_move, count = codes[0], codes[1]
+
+    def cell(code: int) -> tuple[int, int, int]:
+        return (code >> XSHIFT, code >> YSHIFT & YMASK, code & ZMASK)
+
+    content = (
+        to_move,
+        [(*cell(c >> 8), c & 255) for c in codes[2 : 2 + count]],
+        [(s >> 60, *cell(s >> 3 & ((1 << 57) - 1)), s & 7) for s in codes[2 + count :]],
     )
-
-
-def eliminable(opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], cell: Cell) -> bool:
-    """Whether the cube at ``cell`` may be eliminated (nothing on top, no sceptre, support)."""
-    if step(cell, ZP) in cubes or any(c == cell for _, c, _ in sceptres):
-        return False
-    if opts.allow_overhang:
-        rest = dict(cubes)
-        del rest[cell]
-        return supported(rest)
-    return True
-
-
-# --- validation -------------------------------------------------------------------------------
-
-
-def validate_board(
-    opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], finished: bool
-) -> None:
-    """Raise :class:`InvalidPosition` naming the first thing that makes the board impossible."""
-    counts = [[0, 0], [0, 0]]
-    for cell, value in sorted(cubes.items()):
-        where = format_cell(cell)
-        mask = value & 63
-        if not is_valid_mask(mask):
-            raise InvalidPosition(f"the cube at {where} has domes on opposite faces")
-        counts[value >> 6][popcount(mask) - 1] += 1
-        if cell[2] < 1:
-            raise InvalidPosition(f"the cube at {where} is below the table (z must be >= 1)")
-        if cell[2] == 1 and mask >> ZM & 1:
-            raise InvalidPosition(f"the cube at {where} has a dome facing the table")
-        for d in (0, 2, 4):
-            other = cubes.get(step(cell, d))
-            if other is not None and value >> d & 1 and other >> OPPOSITE[d] & 1:
-                raise InvalidPosition(
-                    f"the cubes at {where} and {format_cell(step(cell, d))} touch dome to dome"
-                )
-        if not opts.allow_overhang and cell[2] > 1 and step(cell, ZM) not in cubes:
-            raise InvalidPosition(f"the cube at {where} floats: no cube below it (gravity)")
-    for color in (0, 1):
-        for kind, name in ((0, "single"), (1, "double")):
-            if counts[color][kind] > 3:
-                raise InvalidPosition(
-                    f"{COLOR_NAMES[color]} has {counts[color][kind]} {name}-domed cubes (at most 3)"
-                )
-    if opts.allow_overhang and not supported(cubes):
-        raise InvalidPosition("some cube has no interlocked path to a cube on the table")
-    _validate_sceptres(opts, cubes, sceptres, finished)
-
-
-def _validate_sceptres(
-    opts: RuleOptions, cubes: Cubes, sceptres: list[Sceptre], finished: bool
-) -> None:
-    for color in (0, 1):
-        number = sum(1 for s in sceptres if s[0] == color)
-        if number > 2:
-            raise InvalidPosition(f"{COLOR_NAMES[color]} has {number} sceptres (at most 2)")
-    for index, (color, cell, d) in enumerate(sceptres):
-        face = (cell, d)
-        problem = sceptre_blocker(opts, cubes, sceptres[:index], face)
-        if problem:
-            raise InvalidPosition(
-                f"the {COLOR_NAMES[color]} sceptre on {format_cell(cell)}{DIR_NAMES[d]}: {problem}"
-            )
-        for _, c, e in sceptres[:index]:
-            if not opts.tall and step(c, e) == step(cell, d):
-                raise InvalidPosition(
-                    f"sceptres on {format_cell(c)}{DIR_NAMES[e]} and "
-                    f"{format_cell(cell)}{DIR_NAMES[d]} "
-                    "share one air cell"
-                )
-            if c == cell and not finished:
-                raise InvalidPosition(
-                    f"two sceptres stand on the cube at {format_cell(cell)}: the game would be over"
-                )
+    return blake2b(repr(content).encode(), digest_size=8).hexdigest()

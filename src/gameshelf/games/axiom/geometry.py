@@ -10,6 +10,14 @@ from __future__ import annotations
 
 Cell = tuple[int, int, int]
 
+BLACK, WHITE = 0, 1
+COLOR_NAMES: tuple[str, str] = ("black", "white")
+
+Cubes = dict[Cell, int]
+"""Cubes by cell; the value is ``colour << 6 | dome mask``."""
+Sceptre = tuple[int, Cell, int]
+"""A sceptre: ``(colour, cell of its cube, face direction)``."""
+
 XP, XM, YP, YM, ZP, ZM = range(6)
 DIR_NAMES: tuple[str, ...] = ("x+", "x-", "y+", "y-", "z+", "z-")
 DIR_INDEX: dict[str, int] = {name: index for index, name in enumerate(DIR_NAMES)}

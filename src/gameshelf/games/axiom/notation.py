@@ -21,15 +21,18 @@ from dataclasses import dataclass
 
 from gameshelf.core import InvalidMove, InvalidPosition
 
-from .geometry import DIR_INDEX, DIR_NAMES, Cell, format_cell, mask_names
-
-BLACK, WHITE = 0, 1
-COLOR_NAMES: tuple[str, str] = ("black", "white")
-
-Cubes = dict[Cell, int]
-"""Cubes by cell; the value is ``colour << 6 | dome mask``."""
-Sceptre = tuple[int, Cell, int]
-"""A sceptre: ``(colour, cell of its cube, face direction)``."""
+from .geometry import (
+    BLACK,
+    COLOR_NAMES,
+    DIR_INDEX,
+    DIR_NAMES,
+    WHITE,
+    Cell,
+    Cubes,
+    Sceptre,
+    format_cell,
+    mask_names,
+)
 
 _INT = r"\s*([+-]?\d+)\s*"
 _CELL = rf"\({_INT},{_INT},{_INT}\)"

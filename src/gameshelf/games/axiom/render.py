@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .geometry import ALL_DIRS, DIR_NAMES, VECTORS, XP, YM, ZP, Cell, format_cell
-from .notation import COLOR_NAMES
+from .geometry import ALL_DIRS, COLOR_NAMES, DIR_NAMES, VECTORS, XP, YM, ZP, Cell, format_cell
 
 if TYPE_CHECKING:
-    from .rules import AxiomState
+    from .state import AxiomState
 
 ARROWS = (">", "<", "^", "v", "+", "-")
 _RESET = "\x1b[0m"

@@ -41,11 +41,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .geometry import ALL_DIRS, DIR_NAMES
-from .notation import COLOR_NAMES
+from .geometry import ALL_DIRS, COLOR_NAMES, DIR_NAMES
 
 if TYPE_CHECKING:
-    from .rules import AxiomState
+    from .state import AxiomState
 
 
 def _directions(mask: int) -> list[str]:

@@ -1,0 +1,264 @@
+"""Axiom positions as text: the agreed setup, the headers of ``position()``, and the checks
+that a listed board could occur.
+
+A position is headers (``to-move``, ``ply``, ``result``, ``seen``) followed by the play-by-email
+listing of :mod:`.notation`. ``seen`` lists how often each position occurred, by the digest of
+its repetition key (:func:`.board.key_digest`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gameshelf.core import InvalidPosition
+
+from .board import (
+    LIMIT,
+    STEP,
+    Board,
+    face_problem,
+    packable,
+    supported,
+    unpack,
+)
+from .explain import face_text
+from .geometry import (
+    BLACK,
+    COLOR_NAMES,
+    DIR_NAMES,
+    WHITE,
+    ZM,
+    Cell,
+    Cubes,
+    Sceptre,
+    format_cell,
+    is_valid_mask,
+    mirror_cell,
+    mirror_mask,
+    popcount,
+)
+from .notation import dirs_to_mask, parse_listing_line
+from .options import AxiomOptions
+
+#: Black's half of the standard start (White's is its half-turn).
+STANDARD_SETUP = (
+    "C(-1,0,1)x- z+; C(0,0,1)x- y-; C(1,0,1)x- z+; "
+    "C(-1,0,2)x+; C(0,0,2)z-; C(1,0,2)x+; S(-1,0,2)z+; S(1,0,2)z+"
+)
+RESULT_REASONS = ("capture", "self-capture", "no-move", "repetition", "ply-cap")
+_HEADER_RE = re.compile(r"^\s*(to-move|ply|result|seen)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def parse_setup(text: str) -> tuple[Cubes, list[Sceptre]]:
+    """Black's half as ``C(x,y,z)domes; ...; S(x,y,z)face``, mirrored for White.
+
+    Raises ``ValueError`` with the reason (the option machinery names the option).
+    """
+    if text.strip().lower() == "standard":
+        text = STANDARD_SETUP
+    cubes: Cubes = {}
+    sceptres: list[Sceptre] = []
+    for number, part in enumerate(text.split(";"), start=1):
+        if not part.strip():
+            continue
+        piece = part.strip()
+        line = f"(black) {piece[0]} {piece[1:]}" if piece[:1] in "CScs" else piece
+        try:
+            parsed = parse_listing_line(line, number)
+        except InvalidPosition as exc:
+            raise ValueError(f"setup item {piece!r}: {exc}") from None
+        if parsed is None:
+            continue
+        mirror = mirror_cell(parsed.cell)
+        if parsed.piece == "C":
+            mask = dirs_to_mask(list(parsed.dirs))
+            for cell, value in ((parsed.cell, mask), (mirror, WHITE << 6 | mirror_mask(mask))):
+                if cell in cubes:
+                    raise ValueError(f"two cubes in cell {format_cell(cell)}")
+                cubes[cell] = value
+        else:
+            d = parsed.dirs[0]
+            sceptres.append((BLACK, parsed.cell, d))
+            sceptres.append((WHITE, mirror, mirror_mask(1 << d).bit_length() - 1))
+    return cubes, sceptres
+
+
+def parse_listing(text: str) -> tuple[Cubes, list[Sceptre]]:
+    """Cubes and sceptres of a listing; :class:`InvalidPosition` names the bad line."""
+    cubes: Cubes = {}
+    sceptres: list[Sceptre] = []
+    lines: dict[Cell, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        parsed = parse_listing_line(raw, number)
+        if parsed is None:
+            continue
+        if parsed.piece == "C":
+            if parsed.cell in cubes:
+                raise InvalidPosition(
+                    f"line {number}: two cubes in one cell {format_cell(parsed.cell)} "
+                    f"(also on line {lines[parsed.cell]})"
+                )
+            mask = dirs_to_mask(list(parsed.dirs))
+            if not is_valid_mask(mask):
+                raise InvalidPosition(
+                    f"line {number}: a cube's two domes lie on adjacent faces, not opposite"
+                )
+            cubes[parsed.cell] = parsed.color << 6 | mask
+            lines[parsed.cell] = number
+        else:
+            sceptres.append((parsed.color, parsed.cell, parsed.dirs[0]))
+    return cubes, sceptres
+
+
+@dataclass
+class Headers:
+    """The header lines of a position text."""
+
+    to_move: int
+    ply: int
+    outcome: tuple[int, str] | None
+    seen: dict[str, int] | None
+    listing: str
+
+
+def parse_headers(text: str) -> Headers:
+    """Split ``position()`` text into its headers and the listing (a bare listing: Black to
+    move, ply 0, no result)."""
+    if not isinstance(text, str):
+        raise InvalidPosition(f"a position must be text, not {type(text).__name__}")
+    headers: dict[str, str] = {}
+    body = []
+    for line in text.splitlines():
+        match = _HEADER_RE.match(line)
+        if match:
+            headers[match.group(1).lower()] = match.group(2)
+            body.append("")  # keep line numbers of the listing for error messages
+        else:
+            body.append(line)
+    to_move = parse_colour(headers.get("to-move", "black"))
+    try:
+        ply = int(headers.get("ply", "0"))
+    except ValueError:
+        raise InvalidPosition(f"ply {headers['ply']!r} is not an integer") from None
+    if ply < 0:
+        raise InvalidPosition(f"ply {ply} is negative")
+    outcome = parse_result(headers.get("result", "-"))
+    seen = parse_seen(headers["seen"]) if "seen" in headers else None
+    return Headers(to_move, ply, outcome, seen, "\n".join(body))
+
+
+def parse_colour(text: str) -> int:
+    """0 for ``black``, 1 for ``white``."""
+    low = text.strip().lower()
+    if low not in COLOR_NAMES:
+        raise InvalidPosition(f"side to move {text!r} must be black or white")
+    return COLOR_NAMES.index(low)
+
+
+def parse_result(text: str) -> tuple[int, str] | None:
+    """``-`` or ``black-wins|white-wins|draw REASON``."""
+    words = text.split()
+    if words in ([], ["-"]):
+        return None
+    winners = {"black-wins": BLACK, "white-wins": WHITE, "draw": -1}
+    if len(words) != 2 or words[0] not in winners or words[1] not in RESULT_REASONS:
+        raise InvalidPosition(
+            f"result {text!r} must be '-' or 'black-wins|white-wins|draw REASON' with REASON one "
+            f"of {', '.join(RESULT_REASONS)}"
+        )
+    return winners[words[0]], words[1]
+
+
+def format_result(outcome: tuple[int, str] | None) -> str:
+    """The ``result`` header."""
+    if outcome is None:
+        return "-"
+    winner, reason = outcome
+    who = "draw" if winner < 0 else f"{COLOR_NAMES[winner]}-wins"
+    return f"{who} {reason}"
+
+
+def parse_seen(text: str) -> dict[str, int]:
+    """``HEX16:COUNT`` words."""
+    seen = {}
+    for word in text.split():
+        key, _, count = word.partition(":")
+        if not re.fullmatch(r"[0-9a-f]{16}", key) or not count.isdigit() or int(count) < 1:
+            raise InvalidPosition(f"seen entry {word!r} must be HEX16:COUNT")
+        seen[key] = int(count)
+    return seen
+
+
+def build_board(opts: AxiomOptions, cubes: Cubes, sceptres: list[Sceptre], finished: bool) -> Board:
+    """The board of a listed position; :class:`InvalidPosition` names the first thing that
+    makes it impossible (a finished game may hold two sceptres on one cube)."""
+    counts = [[0, 0], [0, 0]]
+    for cell, value in sorted(cubes.items()):
+        where = format_cell(cell)
+        mask = value & 63
+        if not is_valid_mask(mask):
+            raise InvalidPosition(f"the cube at {where} has domes on opposite faces")
+        counts[value >> 6][popcount(mask) - 1] += 1
+        if cell[2] < 1:
+            raise InvalidPosition(f"the cube at {where} is below the table (z must be >= 1)")
+    for color in (0, 1):
+        for kind, name in ((0, "single"), (1, "double")):
+            if counts[color][kind] > 3:
+                raise InvalidPosition(
+                    f"{COLOR_NAMES[color]} has {counts[color][kind]} {name}-domed cubes (at most 3)"
+                )
+    if not packable(cubes) or not packable(cell for _, cell, _ in sceptres):
+        raise InvalidPosition(f"every piece must lie within |x|, |y| < {LIMIT} and z <= 12")
+    board = Board.from_cells(cubes, sceptres)
+    _check_cubes(opts, board)
+    _check_sceptres(opts, board, finished)
+    return board
+
+
+def _check_cubes(opts: AxiomOptions, board: Board) -> None:
+    cubes = board.cubes
+    for cell in board.cells:
+        value = cubes[cell]
+        where = format_cell(unpack(cell))
+        if cell & 31 == 1 and value >> ZM & 1:
+            raise InvalidPosition(f"the cube at {where} has a dome facing the table")
+        for d in (0, 2, 4):
+            other = cubes.get(cell + STEP[d])
+            if other is not None and value >> d & 1 and other >> (d ^ 1) & 1:
+                raise InvalidPosition(
+                    f"the cubes at {where} and {format_cell(unpack(cell + STEP[d]))} touch dome "
+                    "to dome"
+                )
+        if not opts.allow_overhang and cell & 31 > 1 and cell + STEP[ZM] not in cubes:
+            raise InvalidPosition(f"the cube at {where} floats: no cube below it (gravity)")
+    if opts.allow_overhang and not supported(cubes):
+        raise InvalidPosition("some cube has no interlocked path to a cube on the table")
+
+
+def _check_sceptres(opts: AxiomOptions, board: Board, finished: bool) -> None:
+    sceptres = board.sceptres
+    for color in (0, 1):
+        number = sum(1 for s in sceptres if s[0] == color)
+        if number > 2:
+            raise InvalidPosition(f"{COLOR_NAMES[color]} has {number} sceptres (at most 2)")
+    for index, (color, cell, d) in enumerate(sceptres):
+        earlier = sceptres[:index]
+        taken = {c << 3 | e for _, c, e in earlier}
+        code = face_problem(board.cubes, cell, d, taken, set())
+        if code:
+            raise InvalidPosition(
+                f"the {COLOR_NAMES[color]} sceptre on {format_cell(unpack(cell))}{DIR_NAMES[d]}: "
+                f"{face_text(code, cell, d)}"
+            )
+        for _, c, e in earlier:
+            if not opts.tall and c + STEP[e] == cell + STEP[d]:
+                raise InvalidPosition(
+                    f"sceptres on {format_cell(unpack(c))}{DIR_NAMES[e]} and "
+                    f"{format_cell(unpack(cell))}{DIR_NAMES[d]} share one air cell"
+                )
+            if c == cell and not finished:
+                raise InvalidPosition(
+                    f"two sceptres stand on the cube at {format_cell(unpack(cell))}: the game "
+                    "would be over"
+                )
