@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from gameshelf.core.record import parse_record, replay
 from gameshelf.server import clocks
 from gameshelf.server.client import Lobby, SeatClient
 
@@ -67,6 +68,8 @@ def test_the_server_flags_a_seat_with_nobody_connected(
     assert finished["result_text"] == "player 1 ran out of time; player 2 wins"
     listed = [m for m in lobby_at.matches("finished") if m["id"] == match_id]
     assert listed[0]["result"] == [-1.0, 1.0]
+    record = parse_record(lobby_at.record(match_id))
+    assert record.result is None and len(replay(record)) == 1  # the board never ended
 
 
 def test_the_increment_is_added_after_each_move(server: RunningServer, lobby_at: Lobby) -> None:

@@ -893,7 +893,8 @@ class Hub:
             seed=runtime.seed,
             players=names,
             moves=moves,
-            result=runtime.state.returns(),
+            # a flagged game's board never ended: no engine result (the summary has the flag's)
+            result=runtime.state.returns() if runtime.state.is_terminal() else None,
             started=runtime.created.isoformat(),
             finished=None,
         )
