@@ -9,7 +9,7 @@ import time
 import pytest
 
 from gameshelf.agents import AlphaBetaAgent, make_agent
-from gameshelf.agents.axiom_eval import position_key, sceptre_facts
+from gameshelf.agents.axiom_eval import position_hash, sceptre_facts
 from gameshelf.agents.axiom_search import MATE_BOUND, AxiomSearchAgent
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.game import State
@@ -175,7 +175,7 @@ def test_a_repeated_position_is_not_the_fresh_node() -> None:
         twice.play(move)  # now the start has occurred twice
     back = played.parse_action(SHUFFLE[3])
     assert loaded.parse_action(SHUFFLE[3]) == twice.parse_action(SHUFFLE[3]) == back
-    start = position_key(game.new_initial_state())
+    start = position_hash(game.new_initial_state())
     searcher = agent(nodes=50_000)
     # with no history the start is reached for the first time, after the shuffle the second
     assert abs(searcher.score_move(loaded, back, 2)) < MATE_BOUND

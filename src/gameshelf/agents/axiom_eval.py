@@ -157,6 +157,12 @@ class Side(NamedTuple):
     trapped: int
 
 
+def position_hash(state: Any) -> int:
+    """A 64-bit digest of :func:`position_key` (what the search's tables keep: a few bytes
+    instead of the whole position; equal positions hash equally in every process)."""
+    return hash(position_key(state))
+
+
 def side_facts(state: Any, player: int, actions: list[int], facts: dict[int, MoveFacts]) -> Side:
     """Summarise ``player``'s moves ``actions`` (``facts``: their sceptre moves, from
     :func:`sceptre_facts`): how many, which cubes holding enemy sceptres they capture on, how

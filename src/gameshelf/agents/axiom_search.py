@@ -27,17 +27,17 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from gameshelf.core.game import Game, State
 
 from .analysis import PV_LIMIT, MoveAnalysis
 from .axiom_eval import (
     DEFAULT_WEIGHTS,
+    MoveFacts,
     Weights,
     evaluate,
     moves_of,
-    position_key,
+    position_hash,
     sceptre_facts,
 )
 from .base import Agent
@@ -52,8 +52,9 @@ MAX_EXTENSIONS = 3
 """Threat extensions allowed on one path (they stop a leaf being judged mid-exchange)."""
 VALUE_SCALE = 250.0
 """Centi-cubes per logistic unit when a score becomes a winning chance (a cube up ~ 0.6)."""
-TABLE_LIMIT = 400_000
-"""Entries kept in the transposition table before it is emptied between moves."""
+TABLE_LIMIT = 150_000
+"""Entries kept in the transposition table before it is emptied between moves (an entry is a
+position digest, a repetition count and four numbers: about 40 MB at the limit)."""
 
 
 class _OutOfBudget(Exception):
@@ -93,13 +94,13 @@ class AxiomSearchAgent(Agent):
         self.node_budget = node_budget
         self.max_depth = max_depth
         self.weights = weights
-        self.table: dict[Any, tuple[int, int, int, int | None]] = {}
+        self.table: dict[tuple[int, int], tuple[int, int, int, int | None]] = {}
         self.killers: dict[int, list[int]] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
         self.completed_depth = 0
         self.last_value = 0
-        self._reps: dict[Any, int] = {}
+        self._reps: dict[int, int] = {}
         self._deadline: float | None = None
         self._budget = 0
 
@@ -265,7 +266,7 @@ class AxiomSearchAgent(Agent):
         beta = min(beta, WIN - ply - 1)
         if alpha >= beta:
             return alpha
-        pos = position_key(state)
+        pos = position_hash(state)
         key = (pos, self._reps.get(pos, 0))
         entry = self.table.get(key)
         tt_move = None
@@ -322,7 +323,12 @@ class AxiomSearchAgent(Agent):
         return best_value
 
     def _ordered(
-        self, moves: list[int], facts: dict[int, Any], tt_move: int | None, ply: int, mover: int
+        self,
+        moves: list[int],
+        facts: dict[int, MoveFacts],
+        tt_move: int | None,
+        ply: int,
+        mover: int,
     ) -> list[int]:
         """Moves in search order; own-sceptre captures (losses) left out unless forced."""
         killers = self.killers.get(ply, ())
@@ -367,31 +373,31 @@ class AxiomSearchAgent(Agent):
         return 0
 
     # --- repetitions ----------------------------------------------------------------------
-    def _game_repetitions(self, state: State) -> dict[Any, int]:
+    def _game_repetitions(self, state: State) -> dict[int, int]:
         """How often each position has occurred in the game so far (replayed from the start
         when the state's history reaches back to it; else only the position itself)."""
-        counts: dict[Any, int] = {}
+        counts: dict[int, int] = {}
         history = state.history()
         if len(history) == state.ply:  # type: ignore[attr-defined]
             replay = self.game.new_initial_state()
             try:
                 for action in history:
-                    key = position_key(replay)
+                    key = position_hash(replay)
                     counts[key] = counts.get(key, 0) + 1
                     replay.apply_action(action)
             except Exception:  # a history that does not replay: count the position alone
                 counts = {}
-        key = position_key(state)
+        key = position_hash(state)
         counts[key] = counts.get(key, 0) + 1
         return counts
 
-    def _enter(self, state: State) -> Any:
+    def _enter(self, state: State) -> int:
         """Count ``state``'s position on the search path; its key."""
-        key = position_key(state)
+        key = position_hash(state)
         self._reps[key] = self._reps.get(key, 0) + 1
         return key
 
-    def _leave(self, key: Any) -> None:
+    def _leave(self, key: int) -> None:
         """Undo :meth:`_enter`."""
         count = self._reps[key] - 1
         if count:
@@ -407,7 +413,7 @@ class AxiomSearchAgent(Agent):
         reps = dict(self._reps)
         seen = set()
         while len(line) < PV_LIMIT and not node.is_terminal():
-            pos = position_key(node)
+            pos = position_hash(node)
             reps[pos] = reps.get(pos, 0) + 1
             entry = self.table.get((pos, reps[pos]))
             if entry is None or entry[3] is None or (pos, reps[pos]) in seen:
