@@ -7,7 +7,9 @@
 Players: a level name (``easy`` … ``expert``, as the levels build them), ``greedy``,
 ``old-hard`` (the alpha-beta settings ``hard`` had before the Axiom search: depth 3, 6,000
 nodes, 1.6 s cap), ``openspiel-mcts`` (OpenSpiel's ``MCTSBot`` given ``hard``'s time per move,
-or ``--mcts-seconds``) and ``search:SECONDS`` (the Axiom search at that time per move).
+or ``--mcts-seconds``), ``search:SECONDS`` (the Axiom search at that time per move) and
+``classic:SECONDS`` (the project's generic alpha-beta with the old Axiom evaluator, no depth or
+node cap, on that clock: a stand-in for a classical Axiom engine given more time).
 Game i gives the first player Black when i is even. Prints wins / draws / losses of the first
 player, how the games ended, and each player's mean and worst time per move.
 """
@@ -33,6 +35,9 @@ def build(name: str, game: Game, seed: int, mcts_seconds: float | None) -> Agent
     """The player called ``name`` (see the module docstring)."""
     if name == "old-hard":
         return AlphaBetaAgent(game, seed, max_depth=3, node_budget=6000, time_limit=1.6)
+    if name.startswith("classic:"):
+        seconds = float(name.split(":", 1)[1])
+        return AlphaBetaAgent(game, seed, max_depth=64, node_budget=10**9, time_limit=seconds)
     if name.startswith("search:"):
         return AxiomSearchAgent(game, seed, time_limit=float(name.split(":", 1)[1]))
     if name == "openspiel-mcts":
