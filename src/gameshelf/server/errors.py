@@ -25,6 +25,8 @@ HTTP_STATUS = {
     "match/unavailable": 409,
     "agent/unknown": 400,
     "agent/unfit": 400,
+    "agent/bad-think-time": 400,
+    "hint/not-allowed": 400,
     "server/busy": 503,
     "server/unavailable": 503,
     "server/error": 500,
