@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -295,9 +296,30 @@ class Game(ABC):
         ...
         gameshelf.core.errors.InvalidPosition: ply 1: move 'Q7' does not replay: ...
         """
+        # The last state the ply-by-ply replay yields (it yields at least the start).
+        return deque(self.replay_plies(actions, seed, position=position), maxlen=1)[0]
+
+    def replay_plies(
+        self,
+        actions: Iterable[int | str | Move],
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+    ) -> Iterator[State]:
+        """:meth:`replay` one ply at a time: yields the start, then the state after each move.
+
+        It is one state advanced in place (clone what you keep); the checks and the refusals
+        are :meth:`replay`'s, raised when the loop reaches the move that does not fit.
+
+        >>> import gameshelf
+        >>> plies = gameshelf.load("cage").replay_plies(["W1", "O1"])
+        >>> [len(state.history()) for state in plies]
+        [0, 1, 2]
+        """
         state = (
             self.new_initial_state(seed) if position is None else self.state_from_position(position)
         )
+        yield state
         for ply, action in enumerate(actions):
             if isinstance(action, bool) or not isinstance(action, (int, str, Move)):
                 raise InvalidPosition(
@@ -310,7 +332,7 @@ class Game(ABC):
                 raise InvalidPosition(
                     f"ply {ply}: move {str(action)!r} does not replay: {exc}"
                 ) from None
-        return state
+            yield state
 
     def new_state_from_history(self, actions: Sequence[int], seed: int | None = None) -> State:
         """The same as :meth:`replay` from the start (kept for existing callers)."""

@@ -55,11 +55,7 @@ def analyse_match(
     a seat's analysis never depends on what that seat could not see.
     """
     game: Game = pickle.loads(game_blob)
-    state = game.new_initial_state(seed)
-    states = [state.clone()]
-    for action in history:
-        state.apply_action(action)
-        states.append(state.clone())
+    states = [state.clone() for state in game.replay_plies(history, seed)]
     analyser = analyser_for(game, seed)
     plies = analyse_game(states, analyser, seconds, top, seat)
     return [
