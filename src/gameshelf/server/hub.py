@@ -839,11 +839,8 @@ class Hub:
         shown = range(len(runtime.seats)) if all_seats else sorted(seats)
         moves_public = not hidden or runtime.status == "finished"
         history = list(runtime.state.history())
-        state = runtime.game.new_initial_state(runtime.seed)
         frames = []
-        for ply in range(len(history) + 1):
-            if ply > 0:
-                state.apply_action(history[ply - 1])
+        for ply, state in enumerate(runtime.game.replay_plies(history, runtime.seed)):
             views: dict[str, Any] = {"public": self._scrub(runtime, state.view(None))}
             for seat in shown:
                 views[str(seat)] = self._scrub(runtime, state.view(seat))
