@@ -87,3 +87,11 @@ def test_a_game_built_by_hand_reads_its_options_from_the_config() -> None:
     assert game.n == game.config.players == 1
     assert game.must_hit is False and game.explore is False
     assert game.game_string == "axia(players=1,must_hit_if_possible=false)"
+
+
+def test_score_sheet_refuses_a_state_of_another_game() -> None:
+    from gameshelf.core import load
+    from gameshelf.games.axia import score_sheet
+
+    with pytest.raises(TypeError, match="AXIA"):
+        score_sheet(load("cage").new_initial_state())

@@ -4,6 +4,12 @@ Simultaneous choices are sequentialised (OpenSpiel style): players commit their 
 seat at a time and nobody else's view shows a commitment until all are revealed together. Every
 draw, deal and roll is an explicit chance node whose outcomes are the cards left in that deck
 (uniformly) or the six die faces, so the state holds no hidden deck order at all.
+
+The state module of the package: options arrive resolved from :mod:`.options`, ids and phase
+constants from :mod:`.actions`, the grid from :mod:`.board`, card data and score tables from
+:mod:`.cards` and :mod:`.scoring`; notation, positions, views and pictures are written by
+:mod:`.notation`, :mod:`.position`, :mod:`.view` and :mod:`.render`, none of which imports this
+module at run time.
 """
 
 from __future__ import annotations
