@@ -213,3 +213,26 @@ def test_a_correspondence_deadline_days_away(
         lobby.close()
     finally:
         server.stop()
+
+
+def test_another_process_sees_the_clock_start_and_flags_the_same(tmp_path: Path) -> None:
+    if "postgresql" not in DATABASES:
+        pytest.fail("several processes need PostgreSQL: export GAMESHELF_TEST_POSTGRES_URL")
+    url = database_url("postgresql", tmp_path)
+    first, second = RunningServer(url), RunningServer(url)
+    try:
+        lobby = Lobby(first.url)
+        match_id = create(lobby, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 0.03})
+        ann = lobby.join(match_id, 0)["token"]
+        with SeatClient(second.url, match_id, [ann]) as elsewhere:
+            assert elsewhere.state["clock"]["running"] is None  # not started: a seat is free
+            lobby.join(match_id, 1)  # through the first process
+            started = elsewhere.wait_for(lambda s: s["clock"]["running"] == 0)
+            assert started["clock"]["remaining_ms"][0] <= 1_800
+            finished = elsewhere.wait_for(lambda s: s["status"] == "finished")
+        assert finished["clock"]["flagged"] == 0
+        assert Lobby(second.url).match(match_id)["version"] == lobby.match(match_id)["version"]
+        lobby.close()
+    finally:
+        first.stop()
+        second.stop()

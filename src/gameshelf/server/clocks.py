@@ -23,12 +23,21 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, select, update
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, select, text, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from gameshelf.core.game import State
 
-from .db import NOTIFY_CHANNEL, Base, MatchRow, SeatInfo, Store, as_utc, utcnow
+from .db import (
+    NOTIFY_CHANNEL,
+    SEATS_CHANGED,
+    Base,
+    MatchRow,
+    SeatInfo,
+    Store,
+    as_utc,
+    utcnow,
+)
 from .errors import ServerError
 
 if TYPE_CHECKING:
@@ -284,13 +293,21 @@ async def started(hub: Hub, runtime: Runtime) -> None:
         return
     clock.turn_started = wall_now()
     deadline = clock.deadline(runtime)
-    await asyncio.to_thread(_write, hub, runtime.id, clock, deadline)
+    await asyncio.to_thread(_write, hub, runtime.id, clock, deadline, True)
     wake(hub)
 
 
-def _write(hub: Hub, match_id: str, clock: Clock, deadline: datetime | None) -> None:
+def _write(
+    hub: Hub, match_id: str, clock: Clock, deadline: datetime | None, tell: bool = False
+) -> None:
+    """Store ``clock``; ``tell``: other server processes hear of it as of a seat change."""
     with hub.store.session() as session:
         write_clock(session, match_id, clock, deadline)
+        if tell and hub.store.url.startswith("postgresql"):
+            session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{match_id}:{SEATS_CHANGED}"},
+            )
 
 
 def wake(hub: Hub) -> None:
@@ -375,10 +392,8 @@ async def flag_locked(hub: Hub, runtime: Runtime, seat: int) -> bool:
 
 
 def _store_flag(
-    hub: Hub, match_id: str, version: int, clock: Clock, result: list[float], text: str
+    hub: Hub, match_id: str, version: int, clock: Clock, result: list[float], words: str
 ) -> bool:
-    from sqlalchemy import text as sql
-
     with hub.store.session() as session:
         changed = session.execute(
             update(MatchRow)
@@ -387,7 +402,7 @@ def _store_flag(
                 version=version + 1,
                 status="finished",
                 result=result,
-                result_text=text,
+                result_text=words,
                 updated=utcnow(),
             )
             .execution_options(synchronize_session=False)
@@ -398,7 +413,7 @@ def _store_flag(
         hub.store.finished(session, match_id, result)  # game-over hooks: a rated match rates
         if hub.store.url.startswith("postgresql"):
             session.execute(
-                sql("SELECT pg_notify(:channel, :payload)"),
+                text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": NOTIFY_CHANNEL, "payload": f"{match_id}:{version + 1}"},
             )
     return True

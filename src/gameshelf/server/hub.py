@@ -618,7 +618,10 @@ class Hub:
             return
         async with runtime.lock:
             stored = await asyncio.to_thread(self.store.load, match_id, 1 << 30)
-            if stored is None or stored.seats == runtime.seats:
+            clock = await asyncio.to_thread(clocks.stored_clock, self, match_id)
+            started = clock != runtime.clock  # the first turn's clock, started by that join
+            runtime.clock = clock
+            if stored is None or (stored.seats == runtime.seats and not started):
                 return  # nothing new (e.g. this process's own join coming back)
             runtime.seats = stored.seats
             if runtime.status == "open":
