@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from gameshelf.agents.levels import BadThinkTime, check_think
+from gameshelf.agents.levels import BadThinkTime, check_think, level_spec
 from gameshelf.cli.main import main
 from gameshelf.cli.play import new_table
 from gameshelf.core.registry import load
@@ -17,7 +17,8 @@ def test_think_sets_every_searching_bots_time_per_move() -> None:
     assert table.agents[0].time_limit == 0.05  # type: ignore[attr-defined]
     assert not hasattr(table.agents[1], "time_limit")  # greedy is instant anyway
     default = new_table(load("cage"), ["hard", "greedy"], seed=1)
-    assert default.agents[0].time_limit == 0.5  # type: ignore[attr-defined]
+    hard = level_spec(load("cage"), "hard").seconds
+    assert default.agents[0].time_limit == hard  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.nan, 10_000.0, "soon"])

@@ -115,8 +115,8 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     "cage-multi": {
         "easy": LevelSpec("mcts", 150, 0.1),
         "medium": LevelSpec("mcts", 600, 0.25),
-        "hard": LevelSpec("cage-search", 1500, 0.5),
-        "expert": LevelSpec("cage-search", 6000, 2.0),
+        "hard": LevelSpec("cage-search", 3000, 1.0),
+        "expert": LevelSpec("cage-search", 9000, 3.0),
     },
     "axiom": {
         "easy": LevelSpec("greedy", 0, 0.0),
