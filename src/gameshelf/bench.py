@@ -15,8 +15,8 @@ Measures, interleaved in rounds so that a change of machine load hits every row 
   ``MCTSBot`` with a ``RandomRolloutEvaluator`` on the same game through the adapter, both with
   full random rollouts, UCT constant 1.4 and terminal solving, from the start position
   (AXIA in solo mode: plain MCTS is for one player or perfect information); our rollouts go
-  through the state's optional ``random_rollout`` where the game has one (same distribution
-  as the generic loop, checked seed by seed in ``tests/agents/test_fast_rollout.py``);
+  through the state's ``random_rollout`` (the game's own where it overrides the protocol's
+  loop: same games seed by seed, checked by ``tests/contract/test_conformance.py``);
 * peak traced memory of a playout and bytes per mid-game state of each of our games.
 
 It prints a table of absolute figures and the ratios against the targets of issue 10, and can

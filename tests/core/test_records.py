@@ -38,7 +38,7 @@ def test_record_save_load_replay_reproduces_every_state(game_string: str, tmp_pa
     # Each intermediate state is the state after that prefix of moves.
     game = gameshelf.load(game_string)
     for index in (0, len(states) // 2, len(states) - 1):
-        prefix = game.new_state_from_history(state.history()[:index])
+        prefix = game.replay(state.history()[:index])
         assert states[index].position() == prefix.position()
 
 

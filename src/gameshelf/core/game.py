@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -333,10 +333,6 @@ class Game(ABC):
                     f"ply {ply}: move {str(action)!r} does not replay: {exc}"
                 ) from None
             yield state
-
-    def new_state_from_history(self, actions: Sequence[int], seed: int | None = None) -> State:
-        """The same as :meth:`replay` from the start (kept for existing callers)."""
-        return self.replay(actions, seed)
 
     def __repr__(self) -> str:
         return f"<gameshelf game {self.game_string}>"
