@@ -70,15 +70,28 @@ class Board:
 
     __slots__ = ("cells", "cubes", "entries", "rank", "sceptres")
 
-    def __init__(self, cubes: dict[int, int], sceptres: list[PSceptre]) -> None:
+    def __init__(
+        self,
+        cubes: dict[int, int],
+        sceptres: list[PSceptre],
+        entries: dict[int, int] | None = None,
+        cells: list[int] | None = None,
+        rank: dict[int, int] | None = None,
+    ) -> None:
+        """A board of ``cubes`` and ``sceptres``; the other arguments are a copy's own (see
+        :meth:`copy`), computed when left out."""
         self.cubes = cubes
         self.sceptres = sceptres
-        self.entries: dict[int, int] = {}
-        for cell, value in cubes.items():
-            _placed(cubes, self.entries, cell, value)
-        self.cells: list[int] = []
-        self.rank: dict[int, int] = {}
-        self.reindex()
+        if entries is None:
+            entries = {}
+            for cell, value in cubes.items():
+                _placed(cubes, entries, cell, value)
+        self.entries = entries
+        if cells is None or rank is None:
+            cells = sorted(cubes)
+            rank = {cell: index for index, cell in enumerate(cells)}
+        self.cells = cells
+        self.rank = rank
 
     @classmethod
     def from_cells(cls, cubes: Cubes, sceptres: list[Sceptre]) -> Board:
@@ -95,13 +108,9 @@ class Board:
 
     def copy(self) -> Board:
         """An independent copy (``cells`` and ``rank`` are replaced, never changed, so shared)."""
-        other = Board.__new__(Board)
-        other.cubes = dict(self.cubes)
-        other.sceptres = list(self.sceptres)
-        other.entries = dict(self.entries)
-        other.cells = self.cells
-        other.rank = self.rank
-        return other
+        return Board(
+            dict(self.cubes), list(self.sceptres), dict(self.entries), self.cells, self.rank
+        )
 
     def cube_cells(self) -> Cubes:
         """The cubes by ``(x, y, z)`` cell."""
@@ -364,13 +373,19 @@ def lift_problem(
 
 def _holds_nothing(cubes: dict[int, int], cell: int) -> bool:
     """Whether no cube can depend on ``cell`` for support: every cube interlocked with it
-    stands on the table (a path to the table through ``cell`` would pass one of them)."""
+    stands on an interlocked column down to the table that does not pass ``cell`` (a path to
+    the table through ``cell`` would pass one of them, which needs no ``cell``)."""
     value = cubes[cell]
     for d in ALL_DIRS:
         q = cell + STEP[d]
         other = cubes.get(q)
-        if other is not None and (value >> d | other >> (d ^ 1)) & 1 and q & ZMASK != 1:
-            return False
+        if other is None or not (value >> d | other >> (d ^ 1)) & 1:
+            continue
+        while q & ZMASK != 1:  # down q's column
+            below = cubes.get(q + DOWN)
+            if below is None or q + DOWN == cell or not (other >> 5 | below >> 4) & 1:
+                return False
+            q, other = q + DOWN, below
     return True
 
 
@@ -496,13 +511,18 @@ def pieces(board: Board) -> int:
     return max(components(board.cubes).values(), default=-1) + 1
 
 
-def splitting(board: Board, source: int) -> tuple[dict[int, int], int] | None:
+Split = tuple[dict[int, int], int]
+"""What :func:`splitting` finds: empty cell → bit mask of the groups it touches, and how many
+groups a target must touch."""
+
+
+def splitting(board: Board, source: int) -> Split | None:
     """With ``require_connected``: how lifting ``source`` splits the structure, or ``None``
     when every placement keeps the number of pieces (it is not a cut cube).
 
-    Returns the groups of the other cubes and how many of them a target cell must touch: the
-    cube placed there joins those groups into one, and the structure may not end up in more
-    pieces than before the move.
+    The cube placed at a target joins the groups of other cubes it touches into one, and the
+    structure may not end up in more pieces than before the move: a target must touch
+    ``after - before + 1`` groups.
     """
     cubes = board.cubes
     if sum(1 for offset in STEP if source + offset in cubes) < 2:
@@ -514,16 +534,21 @@ def splitting(board: Board, source: int) -> tuple[dict[int, int], int] | None:
     before = pieces(board)
     if after <= before:
         return None
-    return label, after - before + 1
+    touches: dict[int, int] = {}
+    for cell, group in label.items():
+        bit = 1 << group
+        for offset in STEP:
+            t = cell + offset
+            touches[t] = touches.get(t, 0) | bit
+    return touches, after - before + 1
 
 
-def connection_problem(split: tuple[dict[int, int], int] | None, target: int) -> str:
+def connection_problem(split: Split | None, target: int) -> str:
     """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not)."""
     if split is None:
         return ""
-    label, need = split
-    joined = {label[q] for q in (target + offset for offset in STEP) if q in label}
-    return SPLITS if len(joined) < need else ""
+    touches, need = split
+    return SPLITS if touches.get(target, 0).bit_count() < need else ""
 
 
 def restore_cube(board: Board, cell: int, value: int) -> None:
