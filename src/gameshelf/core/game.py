@@ -327,7 +327,8 @@ class Game(ABC):
                     f"not {type(action).__name__}"
                 )
             try:
-                state.play(action)
+                # play() less its notation of the move played: checked, and cheaper
+                state.apply_action(state.move_to_action(action))
             except (IllegalMove, InvalidMove) as exc:
                 raise InvalidPosition(
                     f"ply {ply}: move {str(action)!r} does not replay: {exc}"
