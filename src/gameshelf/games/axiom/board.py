@@ -185,7 +185,7 @@ def face_problem(
     if value >> face & 1:
         return DOME
     air = cell + STEP[face]
-    if not air & ZMASK:
+    if not air & 31:  # z = 0: the table
         return ON_TABLE
     if air in cubes:
         return COVERED
@@ -242,6 +242,7 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
     blocking = set() if tall else other_air  # a tall sceptre may pass another's air cell
     concave = opts.concave_turns
     step = STEP
+    enter = face_problem  # (a local name: called at every step)
     found: set[int] = set()
     # (face, heading) states of long walks, shared by the four headings: from a state reached
     # before, a walk goes on exactly as it did then, so it may stop there
@@ -262,7 +263,7 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
                 p = ahead
             else:
                 n, h = h, n ^ 1
-            if face_problem(cubes, p, n, taken, blocking):
+            if enter(cubes, p, n, taken, blocking):
                 break
             steps += 1
             if steps > 12:  # only a walk round a loop gets this long
@@ -280,7 +281,7 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
             p = p0
             while True:
                 q = p + da + db
-                if face_problem(cubes, q, n0, taken, blocking):
+                if enter(cubes, q, n0, taken, blocking):
                     break
                 if squeeze and p + up + da in cubes and p + up + db in cubes:
                     break
