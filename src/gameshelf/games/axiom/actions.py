@@ -175,21 +175,26 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
     far_cells = []
     far = []
     near = []
+    one, two = by_row[0], by_row[1]  # (what fits does not depend on the lifted cube's rank)
+    first, step = _FIRST, STEP
     for t, entry in board.entries.items():
         if t in closed:
             continue
         if t in beside:
             near.append((t, entry))
-        else:
+            continue
+        d = first[entry & 63]  # the anchor, inlined from _key (every entry has a neighbour)
+        key = entry | (rank[t + step[d]] * 6 + (d ^ 1) + 1) << 13
+        if one[key] or two[key]:  # a cell where nothing fits adds no ids
             far_cells.append(t)
-            far.append(_key(t, entry, rank))
+            far.append(key)
     direction = _DIRECTION.get
     ids: list[int] = []
     for source, r, domes in sources:
         table = by_row[r * 2 + domes - 1]
         split = splitting(board, source) if opts.require_connected else None
         if split is None:
-            ids += chain.from_iterable([table[key] for key in far])
+            ids += chain.from_iterable(map(table.__getitem__, far))
         else:
             ids += chain.from_iterable(
                 [
