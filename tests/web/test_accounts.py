@@ -63,6 +63,8 @@ def _create_rated(browser: Browser, base: str) -> str:
     enabled = "const box = document.getElementById('rated'); return box ? !box.disabled : null;"
     browser.wait(lambda: browser.js(enabled), what="the rated box (logged in)")
     browser.click("#rated")
+    browser.find("#rated").location_once_scrolled_into_view  # noqa: B018 (scrolls it into view)
+    browser.screenshot(SCREENSHOTS / "accounts-rated-lobby.png")
     browser.click("#create-button")
     url: str = browser.wait(
         lambda: browser.driver.current_url if "/play/" in browser.driver.current_url else None,

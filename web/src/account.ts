@@ -31,6 +31,7 @@ let changes = 0; // log-ins and log-outs so far: a slower "who am I" answer must
 
 function setCurrent(name: string | null): void {
   changes++;
+  if (name === current) return; // nothing to redraw (and nothing moves under the pointer)
   current = name;
   window.dispatchEvent(new Event(CHANGED));
 }
