@@ -136,14 +136,22 @@ def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: in
         entries[t] = old | back | (back << 6 if value >> e & 1 else 0)
 
 
-def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
-    """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
-    entry = 0
+def surroundings(cubes: dict[int, int], cell: int) -> int:
+    """The target entry ``cell`` has (or would have, were it empty) among ``cubes``."""
+    entry = GROUND if cell & ZMASK == 1 else 0
     for e in ALL_DIRS:
-        t = cell + STEP[e]
-        value = cubes.get(t)
+        value = cubes.get(cell + STEP[e])
         if value is not None:
             entry |= 1 << e | (1 << e << 6 if value >> (e ^ 1) & 1 else 0)
+    return entry
+
+
+def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
+    """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
+    entry = surroundings(cubes, cell)
+    for e in ALL_DIRS:
+        t = cell + STEP[e]
+        if t in cubes:
             continue
         old = entries.get(t)
         if old is not None:
@@ -153,8 +161,8 @@ def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
                 entries[t] = old
             else:
                 del entries[t]
-    if entry:
-        entries[cell] = entry | (GROUND if cell & ZMASK == 1 else 0)
+    if entry & 63:
+        entries[cell] = entry
 
 
 # --- sceptres ---------------------------------------------------------------------------------

@@ -14,12 +14,19 @@ from dataclasses import dataclass
 from gameshelf.core import InvalidPosition
 
 from .board import (
+    DOME_DOME,
+    DOME_TABLE,
+    FLOATS,
+    GROUND,
     LIMIT,
     STEP,
     Board,
+    cell_problem,
     face_problem,
+    mask_problem,
     packable,
     supported,
+    surroundings,
     unpack,
 )
 from .explain import face_text
@@ -28,7 +35,7 @@ from .geometry import (
     COLOR_NAMES,
     DIR_NAMES,
     WHITE,
-    ZM,
+    ZP,
     Cell,
     Cubes,
     Sceptre,
@@ -217,20 +224,23 @@ def build_board(opts: AxiomOptions, cubes: Cubes, sceptres: list[Sceptre], finis
 
 
 def _check_cubes(opts: AxiomOptions, board: Board) -> None:
+    """The placement rules a standing cube must still meet: no dome on the table or against a
+    dome, and (without overhang) a cube below it; recess contacts and loose joints are
+    allowed (the standard start has them)."""
     cubes = board.cubes
     for cell in board.cells:
         value = cubes[cell]
         where = format_cell(unpack(cell))
-        if cell & 31 == 1 and value >> ZM & 1:
+        entry = surroundings(cubes, cell)
+        ground, touching, facing = bool(entry & GROUND), entry & 63, entry >> 6 & 63
+        code, d = mask_problem(opts, ground, touching, facing, value & 63)
+        if code == DOME_TABLE:
             raise InvalidPosition(f"the cube at {where} has a dome facing the table")
-        for d in (0, 2, 4):
-            other = cubes.get(cell + STEP[d])
-            if other is not None and value >> d & 1 and other >> (d ^ 1) & 1:
-                raise InvalidPosition(
-                    f"the cubes at {where} and {format_cell(unpack(cell + STEP[d]))} touch dome "
-                    "to dome"
-                )
-        if not opts.allow_overhang and cell & 31 > 1 and cell + STEP[ZM] not in cubes:
+        if code == DOME_DOME:
+            raise InvalidPosition(
+                f"the cubes at {where} and {format_cell(unpack(cell + STEP[d]))} touch dome to dome"
+            )
+        if cell_problem(opts, touching & ~(1 << ZP), ground) == FLOATS:
             raise InvalidPosition(f"the cube at {where} floats: no cube below it (gravity)")
     if opts.allow_overhang and not supported(cubes):
         raise InvalidPosition("some cube has no interlocked path to a cube on the table")
