@@ -311,7 +311,7 @@ def _expected(
     for seat in forfeits or []:
         ranks[seat] = len(result) + 1
     teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    return [(t[0].mu, t[0].sigma) for t in model.rate(teams, ranks=ranks)]
+    return [(t[0].mu, t[0].sigma) for t in model.rate(teams, ranks=[float(r) for r in ranks])]
 
 
 def _rating(client: httpx.Client, name: str, game: str, players: int) -> tuple[float, float]:

@@ -103,7 +103,7 @@ def test_two_accounts_play_a_rated_axiom_game_and_both_ratings_move(
 
     model = PlackettLuce()
     teams = [[model.rating()], [model.rating()]]
-    expected = model.rate(teams, ranks=placements(summary["result"]))
+    expected = model.rate(teams, ranks=[float(r) for r in placements(summary["result"])])
     for index, (browser, name) in enumerate(((ada, "Ada"), (ben, "Ben"))):
         page = api(web_server.url, f"/api/players/{name}")
         (rating,) = page["ratings"]
