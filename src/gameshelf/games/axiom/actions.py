@@ -26,9 +26,9 @@ from .board import (
     entry_without,
     fitting_masks,
     holders,
+    landing,
     lift_problem,
     sceptre_faces,
-    self_capturing,
     splitting,
 )
 from .geometry import PLACEMENT_INDEX, PLACEMENTS
@@ -232,7 +232,8 @@ def legal_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
             for face in faces:
                 target = face >> 3
                 action = base + rank[target] * 6 + (face & 7)
-                if self_capturing(board, me, cell, target):
+                outcome = landing(board, index, target)
+                if outcome is not None and outcome[1] == "self-capture":
                     risky.append(action)
                 else:
                     ids.append(action)

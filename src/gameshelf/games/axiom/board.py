@@ -299,10 +299,23 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
     return found
 
 
-def self_capturing(board: Board, mover: int, source: int, target: int) -> bool:
-    """Whether moving ``mover``'s sceptre from ``source`` to ``target`` ends on the cube of
-    the mover's other sceptre."""
-    return target != source and any(o == mover and c == target for o, c, _ in board.sceptres)
+def landing(board: Board, index: int, target: int) -> Outcome | None:
+    """Who wins when sceptre ``index`` ends on the cube at ``target`` (before or after it
+    moves): its mover by capture if an opposing sceptre stands on that cube, the opponent by
+    self-capture if the mover's other sceptre does, else nobody."""
+    sceptres = board.sceptres
+    mover = sceptres[index][0]
+    there = [o for i, (o, c, _) in enumerate(sceptres) if c == target and i != index]
+    if 1 - mover in there:
+        return (mover, "capture")
+    if mover in there:
+        return (1 - mover, "self-capture")
+    return None
+
+
+def sceptre_index(board: Board, owner: int, cell: int) -> int:
+    """The index of ``owner``'s sceptre on the cube at ``cell``, or -1."""
+    return next((i for i, (o, c, _) in enumerate(board.sceptres) if o == owner and c == cell), -1)
 
 
 def eliminable(opts: AxiomOptions, board: Board, cell: int) -> bool:
@@ -320,9 +333,8 @@ def move_sceptre(
     """Move ``mover``'s sceptre from ``source`` to face ``face`` of ``target``: eliminate the
     cube it left when it went from an opposing cube to an own one, and say who won if it
     ended on a cube holding another sceptre."""
-    sceptres = board.sceptres
-    index = next(i for i, (o, c, _) in enumerate(sceptres) if o == mover and c == source)
-    sceptres[index] = (mover, target, face)
+    index = sceptre_index(board, mover, source)
+    board.sceptres[index] = (mover, target, face)
     cubes = board.cubes
     if (
         cubes[source] >> 6 != mover
@@ -332,12 +344,7 @@ def move_sceptre(
         del cubes[source]
         _lifted(cubes, board.entries, source)
         board.reindex()
-    holders = [o for i, (o, c, _) in enumerate(sceptres) if c == target and i != index]
-    if 1 - mover in holders:
-        return (mover, "capture")
-    if mover in holders:
-        return (1 - mover, "self-capture")
-    return None
+    return landing(board, index, target)
 
 
 # --- cubes ------------------------------------------------------------------------------------

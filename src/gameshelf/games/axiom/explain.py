@@ -37,10 +37,11 @@ from .board import (
     connection_problem,
     entry_without,
     face_problem,
+    landing,
     lift_problem,
     mask_problem,
     sceptre_context,
-    self_capturing,
+    sceptre_index,
     splitting,
     stop_problem,
     unpack,
@@ -97,16 +98,15 @@ def sceptre_problem(
     """Why ``mover``'s sceptre may not go from ``source`` to ``face`` of ``target``, checked
     rule by rule; :data:`NO_PATH` when every single rule allows the face (so no walk
     reaches it)."""
-    index = next(
-        (i for i, (o, c, _) in enumerate(board.sceptres) if o == mover and c == source), -1
-    )
+    index = sceptre_index(board, mover, source)
     if index < 0:
         return f"no {COLOR_NAMES[mover]} sceptre stands on the cube at {_at(source)}"
     taken, other_air = sceptre_context(board, index)
     code = face_problem(board.cubes, target, face, taken, set() if opts.tall else other_air)
     if code:
         return face_text(code, target, face)
-    if opts.forced_self_capture and self_capturing(board, mover, source, target):
+    outcome = landing(board, index, target)
+    if opts.forced_self_capture and outcome is not None and outcome[1] == "self-capture":
         return FORCED_ONLY
     if opts.tall:
         code = stop_problem(board.cubes, target, face, taken, other_air)

@@ -37,6 +37,7 @@ from .board import (
     HALF,
     Board,
     key_digest,
+    landing,
     move_cube,
     move_sceptre,
     pack,
@@ -251,15 +252,19 @@ class AxiomState(State):
         kind, source, target, _ = move
         if kind == CUBE:
             return AxiomActionInfo("cube", unpack(source), unpack(target), False, False)
-        sceptres = self.board.sceptres
-        owners = [o for o, c, _ in sceptres if c == source]
-        if not owners:
+        board = self.board
+        index = next((i for i, (_, c, _) in enumerate(board.sceptres) if c == source), -1)
+        if index < 0:
             where = format_cell(unpack(source))
             raise IllegalMove(f"action {action}: no sceptre stands on {where}")
-        mover = owners[0]
-        there = [o for o, c, _ in sceptres if c == target] if target != source else []
+        outcome = landing(board, index, target)
+        reason = None if outcome is None else outcome[1]
         return AxiomActionInfo(
-            "sceptre", unpack(source), unpack(target), 1 - mover in there, mover in there
+            "sceptre",
+            unpack(source),
+            unpack(target),
+            reason == "capture",
+            reason == "self-capture",
         )
 
     def _apply(self, move: Move) -> None:
