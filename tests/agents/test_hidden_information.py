@@ -8,8 +8,10 @@ import random
 import pytest
 
 from gameshelf.agents import make_agent
+from gameshelf.agents.base import Agent
 from gameshelf.agents.determinize import axia_determinize, copy_state
 from gameshelf.agents.ismcts import ISMCTSAgent
+from gameshelf.agents.levels import build_level
 from gameshelf.core.registry import load
 from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_TURN
 from gameshelf.games.axia.rules import AxiaState
@@ -91,8 +93,17 @@ def test_agents_cannot_tell_the_twins_apart(name: str, index: int) -> None:
     me = state.current_player()
     twin = hidden_twin(state, me)
     game = state.game
-    first = make_agent(name, game, seed=11).step(state)
-    second = make_agent(name, game, seed=11).step(twin)
+
+    # Levels in their fixed-budget mode: on the clock, the move would depend on machine load.
+    def agent() -> Agent:
+        return (
+            make_agent(name, game, seed=11)
+            if name == "greedy"
+            else build_level(game, name, seed=11, fixed=True)
+        )
+
+    first = agent().step(state)
+    second = agent().step(twin)
     assert first == second
 
 
