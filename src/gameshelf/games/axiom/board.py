@@ -68,7 +68,7 @@ GROUND = 1 << 12
 class Board:
     """Cubes, sceptres, ranks and target entries of one position (see the module docstring)."""
 
-    __slots__ = ("cells", "cubes", "entries", "rank", "sceptres")
+    __slots__ = ("cells", "cubes", "entries", "pieces", "rank", "sceptres")
 
     def __init__(
         self,
@@ -92,6 +92,8 @@ class Board:
             rank = {cell: index for index, cell in enumerate(cells)}
         self.cells = cells
         self.rank = rank
+        self.pieces = -1
+        """How many pieces the structure is in (see :func:`pieces`); -1 until counted."""
 
     @classmethod
     def from_cells(cls, cubes: Cubes, sceptres: list[Sceptre]) -> Board:
@@ -105,12 +107,15 @@ class Board:
         """Rank the cubes again after one moved or left (ranks are sorted cell order)."""
         self.cells = cells = sorted(self.cubes)
         self.rank = {cell: index for index, cell in enumerate(cells)}
+        self.pieces = -1
 
     def copy(self) -> Board:
         """An independent copy (``cells`` and ``rank`` are replaced, never changed, so shared)."""
-        return Board(
+        other = Board(
             dict(self.cubes), list(self.sceptres), dict(self.entries), self.cells, self.rank
         )
+        other.pieces = self.pieces
+        return other
 
     def cube_cells(self) -> Cubes:
         """The cubes by ``(x, y, z)`` cell."""
@@ -523,8 +528,36 @@ def components(cells: Iterable[int]) -> dict[int, int]:
 
 
 def pieces(board: Board) -> int:
-    """How many face-connected pieces the structure is in."""
-    return max(components(board.cubes).values(), default=-1) + 1
+    """How many face-connected pieces the structure is in (counted once per arrangement)."""
+    if board.pieces < 0:
+        board.pieces = max(components(board.cubes).values(), default=-1) + 1
+    return board.pieces
+
+
+_CORNERS: tuple[tuple[int, int], ...] = tuple(
+    (a, b) for a in ALL_DIRS for b in ALL_DIRS if a < b and a // 2 != b // 2
+)
+"""The 12 pairs of perpendicular directions: a cube at ``cell + a + b`` joins the neighbours
+``cell + a`` and ``cell + b`` without ``cell``."""
+
+
+def _locally_joined(cubes: dict[int, int], cell: int) -> bool:
+    """Whether the cubes next to ``cell`` stay joined without it through the cells diagonal
+    to it (then lifting it splits nothing: a path through it can go round that way)."""
+    around = [d for d in ALL_DIRS if cell + STEP[d] in cubes]
+    if len(around) < 2:
+        return True
+    group = {d: d for d in around}  # a tiny union-find over the neighbour directions
+
+    def root(d: int) -> int:
+        while group[d] != d:
+            d = group[d]
+        return d
+
+    for a, b in _CORNERS:
+        if a in group and b in group and cell + STEP[a] + STEP[b] in cubes:
+            group[root(a)] = root(b)
+    return len({root(d) for d in around}) == 1
 
 
 Split = tuple[dict[int, int], int]
@@ -541,8 +574,8 @@ def splitting(board: Board, source: int) -> Split | None:
     ``after - before + 1`` groups.
     """
     cubes = board.cubes
-    if sum(1 for offset in STEP if source + offset in cubes) < 2:
-        return None  # lifting a cube with one neighbour never splits anything
+    if _locally_joined(cubes, source):
+        return None
     label = components(c for c in cubes if c != source)
     after = max(label.values(), default=-1) + 1
     if after <= 1:
