@@ -6,7 +6,13 @@ import pytest
 
 from gameshelf.agents import AGENTS, LEVELS, UnknownAgent, make_agent
 from gameshelf.agents.base import Agent
-from gameshelf.agents.levels import build_level, level_spec
+from gameshelf.agents.levels import (
+    BadThinkTime,
+    build_level,
+    level_spec,
+    split_think,
+    with_think,
+)
 from gameshelf.arena.match import MatchSpec, play_match
 from gameshelf.core.game import Game
 from gameshelf.core.registry import load
@@ -84,3 +90,26 @@ def test_greedy_outscores_random_in_solo_axia() -> None:
 
 def test_hard_beats_random_at_the_cage() -> None:
     assert _wins("cage", "hard", "random", 2) >= 2
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_levels_think_for_their_time_or_a_given_one_or_a_fixed_budget(game_string: str) -> None:
+    game = load(game_string)
+    for level in LEVELS:
+        spec = level_spec(game, level)
+        if spec.algorithm == "greedy":
+            assert not hasattr(build_level(game, level, 1), "time_limit")
+            continue
+        assert spec.seconds > 0
+        assert build_level(game, level, 1).time_limit == spec.seconds  # type: ignore[attr-defined]
+        given = build_level(game, level, 1, time_limit=0.2)
+        assert given.time_limit == 0.2  # type: ignore[attr-defined]
+        assert build_level(game, level, 1, fixed=True).time_limit is None  # type: ignore[attr-defined]
+
+
+def test_seat_names_carry_a_think_time() -> None:
+    assert split_think("hard") == ("hard", None)
+    assert split_think(with_think("hard", 0.75)) == ("hard", 0.75)
+    assert with_think("expert", None) == "expert"
+    with pytest.raises(BadThinkTime, match="got 'fast'"):
+        split_think("hard@fast")
