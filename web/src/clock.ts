@@ -68,7 +68,7 @@ export function createClockPanel(label: (seat: number) => string): {
   update: (clock: ClockInfo | null | undefined, held: number[]) => void;
   dispose: () => void;
 } {
-  const element = el("div", { class: "clocks", id: "clocks", hidden: "" });
+  const element = el("section", { class: "card clocks", id: "clocks", hidden: "" });
   let clock: ClockInfo | null = null;
   let received = 0;
   const rows: HTMLElement[] = [];
