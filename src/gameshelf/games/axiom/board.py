@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
+from functools import lru_cache
 from hashlib import blake2b
 
 from .geometry import ALL_DIRS, DIAGONALS, PERPENDICULAR, Cell, Cubes, Sceptre, masks_for
@@ -635,9 +636,11 @@ def repetition_key(board: Board, to_move: int) -> bytes:
     return array("q", codes).tobytes()
 
 
+@lru_cache(maxsize=1 << 16)
 def key_digest(key: bytes) -> str:
     """The 16-hex-digit digest of a repetition key, as ``position()`` lists it: a hash of the
-    translated cubes and sceptres in tuple form (the format positions have always used)."""
+    translated cubes and sceptres in tuple form (the format positions have always used).
+    Memoised: ``position()`` lists every key a game has seen."""
     codes = array("q")
     codes.frombytes(key)
     to_move, count = codes[0], codes[1]
