@@ -7,7 +7,9 @@
 Measures, interleaved in rounds so that a change of machine load hits every row alike:
 
 * random-playout steps/s of our three games through the fast path (``legal_actions`` /
-  ``apply_action``, chance outcomes drawn from ``chance_outcomes``);
+  ``apply_action``, chance outcomes drawn from ``chance_outcomes``), and of Axiom with each
+  of ``sceptre_clearance=tall``, ``allow_overhang=true`` and ``require_connected=true``
+  (compared with Axiom's default);
 * the same loop over OpenSpiel's C++ ``connect_four``, ``chess``, ``backgammon`` and its Python
   ``python_tic_tac_toe``, driven from Python;
 * our games through our OpenSpiel adapter (``gameshelf_cage`` ...);
