@@ -74,6 +74,15 @@ class ClockRow(Base):
     flagged: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
+class ResignationRow(Base):
+    """The seat that resigned a match (clocked or not): a voluntary flag (docs/server.md)."""
+
+    __tablename__ = "match_resignations"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """What the lobby chose: real-time bank and increment, or days per move."""
@@ -269,6 +278,13 @@ def stored_clock(hub: Hub, match_id: str) -> Clock | None:
         return load_clock(session, match_id)
 
 
+def stored_ending(hub: Hub, match_id: str) -> tuple[Clock | None, int | None]:
+    """Read a match's clock and the seat that resigned it, if any (blocking)."""
+    with hub.store.session() as session:
+        row = session.get(ResignationRow, match_id)
+        return load_clock(session, match_id), None if row is None else row.seat
+
+
 def move_hook(
     runtime: Runtime, player: int, after: State, status: str, now: datetime
 ) -> tuple[Clock | None, Callable[[Session], None] | None]:
@@ -336,12 +352,15 @@ def undo_refusal(runtime: Runtime) -> str | None:
     return "clocked matches have no take-backs"
 
 
-def flag_result(runtime: Runtime, flagged: int) -> tuple[list[float], str]:
+def flag_result(
+    runtime: Runtime, flagged: int, why: str = "ran out of time"
+) -> tuple[list[float], str]:
     """The result when ``flagged`` runs out of time, by the game's scale of returns.
 
     Two players: the other one wins. Three or four: the flagged player is placed last and
     the game ends there, the others sharing the win (the rulebooks have no timeouts; docs/
-    server.md says why). Solo (AXIA): the game ends as a loss.
+    server.md says why). Solo (AXIA): the game ends as a loss. A resignation is the same
+    flag, given up voluntarily (``why``: "resigned").
     """
     count = len(runtime.seats)
     loss = LOSS_VALUE.get(runtime.game.spec.name, -1.0)
@@ -351,15 +370,18 @@ def flag_result(runtime: Runtime, flagged: int) -> tuple[list[float], str]:
     who = state.describe_player(flagged)
     others = [state.describe_player(p) for p in range(count) if p != flagged]
     if not others:
-        return result, f"{who} ran out of time"
+        return result, f"{who} {why}"
     if len(others) == 1:
-        return result, f"{who} ran out of time; {others[0]} wins"
-    return result, f"{who} ran out of time and is placed last; shared win: " + ", ".join(others)
+        return result, f"{who} {why}; {others[0]} wins"
+    return result, f"{who} {why} and is placed last; shared win: " + ", ".join(others)
 
 
 def result_fields(runtime: Runtime, fields: dict[str, Any]) -> None:
-    """Put a flagged match's result into a state frame or summary, and the clock's frame."""
+    """Put a flagged or resigned match's result into a state frame or summary, and the
+    clock's frame."""
     clock: Clock | None = runtime.clock
+    if runtime.resigned is not None:
+        fields["result"], fields["result_text"] = flag_result(runtime, runtime.resigned, RESIGNED)
     if clock is None:
         return
     if clock.flagged is not None:
@@ -367,32 +389,91 @@ def result_fields(runtime: Runtime, fields: dict[str, Any]) -> None:
     fields["clock"] = clock.frame(runtime, wall_now())
 
 
-async def flag_locked(hub: Hub, runtime: Runtime, seat: int) -> bool:
+async def flag_locked(
+    hub: Hub, runtime: Runtime, seat: int, resigned: bool = False, ack: Any = None
+) -> bool:
     """Flag ``seat`` (match lock held): store the finished match and the flag as one
-    compare-and-set on the version, then tell everyone. False if the match moved on."""
-    clock: Clock = runtime.clock
-    result, text = flag_result(runtime, seat)
-    flagged = replace(clock, flagged=seat)
-    if clock.control.mode == "realtime":
-        flagged.remaining_ms = list(clock.remaining_ms)
-        flagged.remaining_ms[seat] = 0
+    compare-and-set on the version, then tell everyone. False if the match moved on.
+
+    ``resigned``: the seat gave up (a voluntary flag, clocked match or not): the same result
+    rule and game-over hooks; its clock, if any, stops with the time it had used."""
+    clock: Clock | None = runtime.clock
+    result, text = flag_result(runtime, seat, RESIGNED if resigned else "ran out of time")
+    ended = clock
+    if clock is not None and resigned:
+        ended = replace(clock, remaining_ms=list(clock.remaining_ms))
+        left = clock.left_ms(runtime, seat, wall_now())
+        if clock.control.mode == "realtime" and ended.remaining_ms[seat] is not None:
+            ended.remaining_ms[seat] = max(0, left or 0)
+    elif clock is not None:
+        ended = replace(clock, flagged=seat)
+        if clock.control.mode == "realtime":
+            ended.remaining_ms = list(clock.remaining_ms)
+            ended.remaining_ms[seat] = 0
     version = runtime.version + 1
     stored = await asyncio.to_thread(
-        _store_flag, hub, runtime.id, runtime.version, flagged, result, text
+        _store_flag,
+        hub,
+        runtime.id,
+        runtime.version,
+        ended,
+        result,
+        text,
+        seat if resigned else None,
     )
     if not stored:
         return False
-    runtime.clock = flagged
+    runtime.clock = ended
     runtime.version = version
     runtime.status = "finished"
-    log.info("match %s: seat %d ran out of time", runtime.id, seat)
-    hub.broadcast_state(runtime)
+    if resigned:
+        runtime.resigned = seat
+    log.info("match %s: seat %d %s", runtime.id, seat, "resigned" if resigned else "flagged")
+    hub.broadcast_state(runtime, ack)
     wake(hub)
     return True
 
 
+RESIGNED = "resigned"
+"""A resignation's words in the result (a flag's are "ran out of time")."""
+
+
+async def resign(hub: Hub, runtime: Runtime, seats: set[int], seat: int, ack: Any = None) -> None:
+    """``seat`` (held by a connection holding ``seats``) gives up now: a voluntary flag.
+
+    Refused, changing nothing: by a spectator, for a seat the connection does not hold, before
+    the match started, and once the game is over (a flag that came first included)."""
+    async with runtime.lock:
+        if not seats:
+            raise ServerError("resign/not-allowed", "a spectator cannot resign")
+        if seat not in seats:
+            raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
+        if runtime.status == "open":
+            raise ServerError("match/not-started", "the match waits for players to join")
+        if runtime.status != "running" or runtime.state.is_terminal():
+            raise ServerError("move/game-over", "the game is over")
+        running = None if runtime.clock is None else runtime.clock.running_seat(runtime)
+        if running is not None:  # a seat already out of time is flagged, not resigned
+            left = runtime.clock.left_ms(runtime, running, wall_now())
+            if left is not None and left <= 0:
+                await flag_locked(hub, runtime, running)
+                raise ServerError("move/game-over", "the game is over: a seat ran out of time")
+        if not await flag_locked(hub, runtime, seat, resigned=True, ack=ack):
+            await hub._refresh_locked(runtime)
+            hub.broadcast_state(runtime)
+            raise ServerError(
+                "state/stale-version", f"the match moved on; it is at {runtime.version} now"
+            )
+
+
 def _store_flag(
-    hub: Hub, match_id: str, version: int, clock: Clock, result: list[float], words: str
+    hub: Hub,
+    match_id: str,
+    version: int,
+    clock: Clock | None,
+    result: list[float],
+    words: str,
+    resigned: int | None = None,
 ) -> bool:
     with hub.store.session() as session:
         changed = session.execute(
@@ -409,7 +490,10 @@ def _store_flag(
         )
         if int(getattr(changed, "rowcount", 0)) != 1:
             return False
-        write_clock(session, match_id, clock, None)
+        if clock is not None:
+            write_clock(session, match_id, clock, None)
+        if resigned is not None:
+            session.add(ResignationRow(match_id=match_id, seat=resigned, created=utcnow()))
         hub.store.finished(session, match_id, result)  # game-over hooks: a rated match rates
         if hub.store.url.startswith("postgresql"):
             session.execute(

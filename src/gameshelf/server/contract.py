@@ -453,6 +453,13 @@ class UndoFrame(_ClientFrame):
     version: int
 
 
+class ResignFrame(_ClientFrame):
+    """``seat`` gives up now: a voluntary flag (the same result rule; rated: a loss)."""
+
+    type: Literal["resign"]
+    seat: int
+
+
 class SyncFrame(_ClientFrame):
     """Send me the current state again."""
 
@@ -492,6 +499,7 @@ ClientFrame = Annotated[
     HelloFrame
     | MoveFrame
     | UndoFrame
+    | ResignFrame
     | SyncFrame
     | PingFrame
     | ChatFrame

@@ -38,6 +38,7 @@ HTTP_STATUS = {
     "clock/flagged": 409,
     "chat/invalid": 400,
     "chat/not-allowed": 403,
+    "resign/not-allowed": 403,
 }
 
 

@@ -102,6 +102,7 @@ class Runtime:
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
     clock: Any = None  # a clocks.Clock for a clocked match
+    resigned: int | None = None  # the seat that resigned the match (clocks.resign)
 
     def __post_init__(self) -> None:
         self.display = self.display or self.game.game_string
@@ -293,7 +294,9 @@ class Hub:
                 runtime = self.runtimes.get(match_id)
                 if runtime is None:
                     loaded = await asyncio.to_thread(self._load, match_id)
-                    loaded.clock = await asyncio.to_thread(clocks.stored_clock, self, match_id)
+                    loaded.clock, loaded.resigned = await asyncio.to_thread(
+                        clocks.stored_ending, self, match_id
+                    )
                     # the first load stored wins: a match must never have two runtimes
                     runtime = self.runtimes.setdefault(match_id, loaded)
         finally:
@@ -660,7 +663,9 @@ class Hub:
                 fresh.status,
             )
         runtime.touched = time.monotonic()
-        runtime.clock = await asyncio.to_thread(clocks.stored_clock, self, runtime.id)
+        runtime.clock, runtime.resigned = await asyncio.to_thread(
+            clocks.stored_ending, self, runtime.id
+        )
         if not runtime.movers:
             return None
         return runtime.movers[-1], runtime.notations[-1]
@@ -724,9 +729,9 @@ class Hub:
             runtime.clients.discard(client)
             runtime.touched = time.monotonic()
 
-    def broadcast_state(self, runtime: Runtime) -> None:
+    def broadcast_state(self, runtime: Runtime, ack: Ack = None) -> None:
         """Send every client of ``runtime`` its own view of the current state."""
-        self._broadcast(runtime, None)
+        self._broadcast(runtime, None, ack)
 
     def _broadcast(self, runtime: Runtime, last: tuple[int, str] | None, ack: Ack = None) -> None:
         """Queue each client's own view; a client too slow to keep up is dropped, not awaited."""

@@ -21,8 +21,8 @@ from pydantic import ValidationError
 
 from gameshelf.core.errors import GameshelfError
 
-from . import social
-from .contract import CLIENT_FRAMES, MoveFrame, PingFrame, SyncFrame, UndoFrame
+from . import clocks, social
+from .contract import CLIENT_FRAMES, MoveFrame, PingFrame, ResignFrame, SyncFrame, UndoFrame
 from .errors import ServerError, error_body
 from .hub import Client, Hub, Runtime
 from .settings import ServerSettings
@@ -296,7 +296,8 @@ def validate_frame(message: dict[str, Any]) -> Any:
 def _unknown_type() -> Any:
     raise ServerError(
         "request/invalid",
-        "unknown message type; expected hello, move, undo, sync, ping, chat, mute or rematch",
+        "unknown message type; expected hello, move, undo, resign, sync, ping, chat, mute"
+        " or rematch",
     )
 
 
@@ -308,6 +309,8 @@ async def _dispatch(
         await hub.play(runtime, client, frame.seat, frame.move, frame.version, ack)
     elif isinstance(frame, UndoFrame):
         await hub.undo(runtime, client, frame.seat, frame.version, ack)
+    elif isinstance(frame, ResignFrame):
+        await clocks.resign(hub, runtime, client.seats, frame.seat, ack)
     elif isinstance(frame, SyncFrame):
         client.offer(hub.state_message(runtime, client, None) | {"ack": request_id})
     elif isinstance(frame, PingFrame):

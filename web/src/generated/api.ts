@@ -581,7 +581,7 @@ export interface components {
             /** Seat */
             seat: number;
         };
-        ClientFrame: components["schemas"]["HelloFrame"] | components["schemas"]["MoveFrame"] | components["schemas"]["UndoFrame"] | components["schemas"]["SyncFrame"] | components["schemas"]["PingFrame"] | components["schemas"]["ChatFrame"] | components["schemas"]["MuteFrame"] | components["schemas"]["RematchOfferFrame"];
+        ClientFrame: components["schemas"]["HelloFrame"] | components["schemas"]["MoveFrame"] | components["schemas"]["UndoFrame"] | components["schemas"]["ResignFrame"] | components["schemas"]["SyncFrame"] | components["schemas"]["PingFrame"] | components["schemas"]["ChatFrame"] | components["schemas"]["MuteFrame"] | components["schemas"]["RematchOfferFrame"];
         /**
          * ClockInfo
          * @description A match's clock as the server has it at ``server_time``: each seat's time left (null
@@ -1254,6 +1254,24 @@ export interface components {
             all_seats: boolean;
             /** Tokens */
             tokens?: string[];
+        };
+        /**
+         * ResignFrame
+         * @description ``seat`` gives up now: a voluntary flag (the same result rule; rated: a loss).
+         */
+        ResignFrame: {
+            /**
+             * Id
+             * @default null
+             */
+            id: (string | number) | null;
+            /** Seat */
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resign";
         };
         /**
          * SeatHolder
