@@ -11,6 +11,7 @@ import { createAnalysisPanel, createHintControl } from "./analysis";
 import type { AnalysisPanel } from "./analysis";
 import { createClockPanel } from "./clock";
 import { createChatPanel, createRematchControl } from "./chat";
+import { createResignControl } from "./resign";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
 
@@ -129,6 +130,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     el("small", { id: "notation-help", class: "muted", text: "Any legal move in the game's notation (see the rules panel)." }),
   );
   const undoButton = el("button", { type: "button", id: "undo", text: "Undo my last move", title: "Take back your last move, and a bot's reply after it (key: u)" });
+  const resign = createResignControl((frame) => send({ ...frame, id: ++requestId }));
   const moveList = el("ol", { class: "move-list", id: "move-list", "aria-label": "Moves played" });
   const share = el("div", { class: "share", id: "share" });
   const replayBox = el("section", { class: "replay card", id: "replay", hidden: "" });
@@ -138,7 +140,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     "aside",
     { class: "side" },
     clockPanel.element,
-    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton, hint.element),
+    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton, resign.element, hint.element),
     el("section", { class: "card" }, el("h2", { text: "Moves" }), moveList),
     el("section", { class: "card" }, el("h2", { text: "Seats" }), seatsList, share),
     chat.element,
@@ -306,6 +308,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     notationButton.disabled = !ready;
     undoButton.disabled = busy || undoSeat() === null;
     undoButton.hidden = !held.length;
+    // a seated human may resign a running game (the seat to move, else the first held)
+    resign.render(state?.status === "running" && held.length && !replay ? activeSeat() ?? held[0] : null, busy);
     const hintSeat = activeSeat();
     const hinted = hint.current();
     if (hinted) legalBox.querySelector(`button[data-move="${CSS.escape(hinted)}"]`)?.classList.add("hinted");
