@@ -28,7 +28,7 @@ function gamesTable(id: string, games: PlayerPage["games"]): HTMLElement {
   const head = el(
     "tr",
     {},
-    ...["Game", "Options", "Result", "", "", "Date"].map((text) => el("th", { scope: "col", text })),
+    ...["Game", "Options", "Result", "Ending", "Rated", "Date"].map((text) => el("th", { scope: "col", text })),
   );
   return el("table", { class: "games", id }, el("thead", {}, head), el("tbody", {}, ...games.map(gameRow)));
 }
