@@ -2,7 +2,7 @@
 // browser took as a guest to the account. The session itself is an HTTP-only cookie the page
 // never sees; the page only asks the server who it is.
 import type { components } from "./generated/api";
-import { ApiError, el } from "./api";
+import { ApiError, call, el, storedSeats } from "./api";
 
 type Schemas = components["schemas"];
 export type AccountInfo = Schemas["AccountInfo"];
@@ -10,7 +10,6 @@ export type ClaimResponse = Schemas["ClaimResponse"];
 export type PlayerPage = Schemas["PlayerPage"];
 export type MatchPlayers = Schemas["MatchPlayers"];
 
-const TOKENS = "gameshelf:tokens:";
 const CHANGED = "gameshelf:account";
 
 let current: string | null = null;
@@ -36,32 +35,8 @@ function setCurrent(name: string | null): void {
   window.dispatchEvent(new Event(CHANGED));
 }
 
-async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  let data: unknown = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(error?.code ?? String(response.status), error?.message ?? response.statusText);
-  }
-  return data as T;
-}
-
-async function get<T>(path: string): Promise<T> {
-  const response = await fetch(path, { credentials: "same-origin" });
-  const data = (await response.json()) as T & { error?: { code: string; message: string } };
-  if (!response.ok) throw new ApiError(data.error?.code ?? String(response.status), data.error?.message ?? "");
-  return data;
-}
+const post = <T>(path: string, body: unknown): Promise<T> => call<T>("POST", path, body);
+const get = <T>(path: string): Promise<T> => call<T>("GET", path);
 
 export const accountApi = {
   me: () => get<AccountInfo>("/api/account"),
@@ -72,22 +47,6 @@ export const accountApi = {
   player: (name: string) => get<PlayerPage>(`/api/players/${encodeURIComponent(name)}`),
   matchPlayers: (id: string) => get<MatchPlayers>(`/api/matches/${encodeURIComponent(id)}/players`),
 };
-
-/** Every seat token this browser keeps (from games joined here), as claimable pairs. */
-export function guestSeats(): { match: string; token: string }[] {
-  const seats: { match: string; token: string }[] = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (!key || !key.startsWith(TOKENS)) continue;
-    try {
-      const tokens = JSON.parse(localStorage.getItem(key) ?? "{}") as Record<string, string>;
-      for (const token of Object.values(tokens)) seats.push({ match: key.slice(TOKENS.length), token });
-    } catch {
-      // a damaged entry is skipped, not fatal
-    }
-  }
-  return seats;
-}
 
 /** Attach the guest seats to the account: all at once, or one by one when some are refused
  *  (a match gone, a seat another account holds). Returns how many were attached. */
@@ -218,7 +177,7 @@ function openForm(mode: "login" | "register"): void {
 
 /** After a log-in: offer to attach this browser's guest seats to the account. */
 function offerClaim(): void {
-  const seats = guestSeats();
+  const seats = storedSeats();
   if (!seats.length || current === null) return;
   const matches = new Set(seats.map((s) => s.match)).size;
   const yes = el("button", { type: "button", class: "primary", id: "claim-yes", text: "Attach them" });

@@ -2,7 +2,7 @@
 // the replay scrubber, the best move of each ply on the board and the blunders marked in the move
 // list; during a game against bots, a "Hint" button. Every number comes from the server's search
 // (GET/POST /api/matches/{id}/analysis, POST /api/matches/{id}/hint); nothing is computed here.
-import { ApiError, el } from "./api";
+import { call, el } from "./api";
 import type { components } from "./generated/api";
 
 type Schemas = components["schemas"];
@@ -43,30 +43,13 @@ function ensureStyles(): void {
 /** Move-list marks, as chess players write them. */
 const MARKS: Record<string, string> = { blunder: "??", mistake: "?", inaccuracy: "?!" };
 
-async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return answer<T>(response);
-}
-
-async function answer<T>(response: Response): Promise<T> {
-  let data: unknown = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(error?.code ?? String(response.status), error?.message ?? response.statusText);
-  }
-  return data as T;
-}
+const post = <T>(path: string, body: unknown): Promise<T> => call<T>("POST", path, body);
 
 /** The analysis of a finished match: the whole game, or one seat's decisions (from its view). */
 export async function fetchAnalysis(matchId: string, seat: number | null, token: string | null): Promise<MatchAnalysis> {
   const path = `/api/matches/${encodeURIComponent(matchId)}/analysis`;
   if (token) return post<MatchAnalysis>(path, { token });
-  return answer<MatchAnalysis>(await fetch(seat === null ? path : `${path}?seat=${seat}`));
+  return call<MatchAnalysis>("GET", seat === null ? path : `${path}?seat=${seat}`);
 }
 
 /** The best move for the token's seat now (the server refuses outside games against bots). */

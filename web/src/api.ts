@@ -67,7 +67,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One JSON request to the server; a refusal becomes an ``ApiError`` with its stable code. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, headers: {} };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -127,6 +128,18 @@ export function storedTokens(matchId: string): Record<string, string> {
   } catch {
     return {};
   }
+}
+
+/** Every seat token this browser keeps (from games joined here), as ``{match, token}`` pairs. */
+export function storedSeats(): { match: string; token: string }[] {
+  const seats: { match: string; token: string }[] = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(KEY)) continue;
+    const match = key.slice(KEY.length);
+    for (const token of Object.values(storedTokens(match))) seats.push({ match, token });
+  }
+  return seats;
 }
 
 export function storeToken(matchId: string, seat: number, token: string): void {

@@ -1,7 +1,7 @@
 // Clocks in the browser (docs/server.md, "Clocks"): the lobby's time-control choice, the
 // ticking clocks of a match, and the correspondence waiting list with its tab-title count and
 // optional notification. The server keeps the time; this only counts down from its last word.
-import { el, parseTime, storedTokens } from "./api";
+import { call, el, parseTime, storedSeats } from "./api";
 import type { components } from "./generated/api";
 
 export type ClockInfo = components["schemas"]["ClockInfo"];
@@ -128,24 +128,11 @@ export function createClockPanel(label: (seat: number) => string): {
 
 /** Every seat this browser holds, from the tokens kept in localStorage. */
 export function heldSeats(): HeldSeat[] {
-  const seats: HeldSeat[] = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (!key || !key.startsWith("gameshelf:tokens:")) continue;
-    const match = key.slice("gameshelf:tokens:".length);
-    for (const token of Object.values(storedTokens(match))) seats.push({ match, token });
-  }
-  return seats.slice(-200);
+  return storedSeats().slice(-200); // the server reads at most 200
 }
 
 async function fetchWaiting(): Promise<WaitingGame[]> {
-  const response = await fetch("/api/waiting", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ seats: heldSeats() }),
-  });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
-  return (await response.json()) as WaitingGame[];
+  return call<WaitingGame[]>("POST", "/api/waiting", { seats: heldSeats() });
 }
 
 const NOTIFIED_KEY = "gameshelf:notified";
