@@ -3,8 +3,6 @@ reads nothing but the analysing seat's own view."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from gameshelf.agents.analysis import (
@@ -23,6 +21,8 @@ from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_TURN
 from gameshelf.games.axia.rules import AxiaState
+
+from .axia_twins import advance_to, hidden_twin
 
 WIN_IN_THREE = "-/R/GGW/YR/OR/-/G/WB W2Y3R1O3B3G1 0 G6 12 *"
 """Player 1 to move has exactly one forced win (T1-, win in 3 plies) and no win in 1."""
@@ -118,40 +118,6 @@ def test_refuses_what_it_cannot_analyse() -> None:
 
 
 # --- hidden information -------------------------------------------------------------------
-def advance_to(game_string: str, phase: int, seed: int, skip: int) -> AxiaState:
-    """Random play (seeded) to the ``skip``-th decision in ``phase``."""
-    game = load(game_string)
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed)
-    seen = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        assert isinstance(state, AxiaState)
-        if state.phase == phase:
-            if seen == skip:
-                return state
-            seen += 1
-        state.apply_action(rng.choice(state.legal_actions()))
-    raise AssertionError("the game ended before the phase was reached")
-
-
-def swap_hidden(state: AxiaState, me: int) -> AxiaState:
-    """A copy in which another seat's hand card and item trade places with deck cards."""
-    twin = state.clone()
-    other = (me + 1) % state.game.n
-    changed = False
-    if twin.hands[other] and twin.tdeck:
-        twin.hands[other][0], twin.tdeck[-1] = twin.tdeck[-1], twin.hands[other][0]
-        twin.hands[other].sort()
-        changed = True
-    if twin.items[other] and twin.ideck:
-        twin.items[other][0], twin.ideck[0] = twin.ideck[0], twin.items[other][0]
-        changed = True
-    assert changed, "the position has no hidden card to swap"
-    assert twin.position() != state.position() and twin.view(me) == state.view(me)
-    return twin
 
 
 def axia_positions() -> list[AxiaState]:
@@ -172,7 +138,8 @@ def analyse(state: State, peek: bool = False) -> list[MoveAnalysis]:
 def test_axia_analysis_never_reads_other_hands() -> None:
     for state in axia_positions():
         me = state.current_player()
-        twin = swap_hidden(state, me)
+        twin = hidden_twin(state, me)
+        assert twin.position() != state.position() and twin.view(me) == state.view(me)
         assert analyse(state) == analyse(twin)
 
 
@@ -181,7 +148,7 @@ def test_a_peeking_analysis_would_be_caught() -> None:
     apart, so the check above has teeth."""
     differences = 0
     for state in axia_positions():
-        twin = swap_hidden(state, state.current_player())
+        twin = hidden_twin(state, state.current_player())
         differences += analyse(state, peek=True) != analyse(twin, peek=True)
     assert differences > 0
 

@@ -12,50 +12,10 @@ from gameshelf.agents.base import Agent
 from gameshelf.agents.determinize import axia_determinize, copy_state
 from gameshelf.agents.ismcts import ISMCTSAgent
 from gameshelf.agents.levels import build_level
-from gameshelf.core.registry import load
 from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_TURN
 from gameshelf.games.axia.rules import AxiaState
 
-
-def advance_to(game_string: str, phase: int, seed: int, skip: int = 0) -> AxiaState:
-    """Random play (seeded) until a decision in ``phase`` (after ``skip`` such decisions)."""
-    game = load(game_string)
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed)
-    seen = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        assert isinstance(state, AxiaState)
-        if state.phase == phase:
-            if seen == skip:
-                return state
-            seen += 1
-        state.apply_action(rng.choice(state.legal_actions()))
-    raise AssertionError("the game ended before the phase was reached")
-
-
-def hidden_twin(state: AxiaState, me: int) -> AxiaState:
-    """A copy where another seat's hand card and item trade places with the decks' cards."""
-    twin = state.clone()
-    other = (me + 1) % state.game.n
-    changed = False
-    if twin.hands[other] and twin.tdeck:
-        a, b = twin.hands[other][0], twin.tdeck[-1]
-        twin.hands[other][0], twin.tdeck[-1] = b, a
-        twin.hands[other].sort()
-        changed = True
-    if twin.items[other] and twin.ideck:
-        a, b = twin.items[other][0], twin.ideck[0]
-        twin.items[other][0], twin.ideck[0] = b, a
-        changed = True
-    if twin.pending[other] >= 0 and twin.tdeck:
-        card, cell = divmod(twin.pending[other], 9)
-        twin.pending[other], twin.tdeck[0] = twin.tdeck[0] * 9 + cell, card
-        changed = True
-    assert changed, "the position has no hidden card to swap"
-    return twin
+from .axia_twins import advance_to, hidden_twin
 
 
 def positions() -> list[AxiaState]:
