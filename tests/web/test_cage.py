@@ -66,7 +66,9 @@ def test_cage_against_a_bot_to_the_result_then_replay(
         cage_through_board(b, moves, turn)
 
     turns = play_to_end(browser, choose)
-    assert turns > 3
+    # The server draws the bot's seed, so a lucky random bot may end the game within a few
+    # turns: what follows needs only that this browser played through the board at all.
+    assert turns >= 1
     summary = api(web_server.url, f"/api/matches/{match}")
     assert summary["status"] == "finished"
     result = browser.text("#result-text")

@@ -76,7 +76,7 @@ def step_and_compare(
         return normalise(found) if found else None
 
     try:
-        browser.wait(lambda: shown() == picture, 10, f"the picture of ply {at_ply}")
+        browser.wait(lambda: shown() == picture, 30, f"the picture of ply {at_ply}")
     except Exception as exc:
         raise AssertionError(
             f"ply {at_ply}: drew {shown()}, the engine's view gives {picture}"
