@@ -331,7 +331,9 @@ export function createCageBoard(): Board {
         if (mine !== generation) return false;
         const t = Math.min(1, (now - start) / duration);
         mesh.position.y = target + (1 - t * t) * 2.6;
-        return t < 1;
+        if (t < 1) return true;
+        publishDrawn(); // a redraw mid-fall (e.g. a suggestion arriving) read the cubie in the air
+        return false;
       });
     } else buildCubies(view);
   }
