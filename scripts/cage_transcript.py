@@ -24,7 +24,9 @@ def main() -> None:
 
     def read(prompt: str) -> str:
         answer = next(scripted, None)
-        if answer is None:
+        if answer is None and table.state.is_terminal():
+            answer = "quit"  # the game-over prompt: leave, as a player would
+        elif answer is None:
             answer = table.state.action_to_string(typist.step(table.state))
         out.write(prompt + answer + "\n")
         return answer
