@@ -10,6 +10,7 @@ import pytest
 
 from gameshelf.agents.base import Agent
 from gameshelf.agents.cage_search import (
+    CONTEMPT,
     CageAlphaBetaAgent,
     CageSearchAgent,
     _repeats,
@@ -17,9 +18,11 @@ from gameshelf.agents.cage_search import (
     threat_playout,
     threat_scores,
 )
+from gameshelf.agents.evaluators import cage_key
 from gameshelf.agents.solver import Solver
 from gameshelf.core.game import Game, State
 from gameshelf.core.registry import load
+from gameshelf.games.cage.actions import DROP_ACTIONS
 
 WIN_IN_ONE = ["W0", "O4", "W0", "B5"]
 """Player 1 (white) completes column 0 with W0."""
@@ -201,3 +204,38 @@ def test_plays_three_and_four_players_and_refuses_other_games() -> None:
         CageSearchAgent(load("axiom"), seed=1)
     with pytest.raises(ValueError, match="plays the Cage, not axiom"):
         CageAlphaBetaAgent(load("axiom"), seed=1)
+
+
+def test_alpha_beta_plays_on_rather_than_take_a_level_draw() -> None:
+    # One cubie each: the second player's drop ends the game drawn; a twist plays on a cubie
+    # behind (white's single line), which is worth more than a draw under the contempt.
+    state = position(["W0"], "cage(players=2,stock=1:1)")
+    for seed in range(4):
+        agent = CageAlphaBetaAgent(state.game, seed, node_budget=3000)
+        action = agent.step(state)
+        assert action >= DROP_ACTIONS, f"dropped {state.action_to_string(action)} for a draw"
+        assert -CONTEMPT < agent.last_value < 0
+
+
+def test_a_draw_is_worth_less_to_the_searcher_than_to_its_opponent() -> None:
+    drawn = position(["W0", "Y1"], "cage(players=2,stock=1:1)")
+    assert drawn.is_terminal() and drawn.returns() == [0.0, 0.0]
+    agent = CageAlphaBetaAgent(drawn.game, seed=1)
+    agent._me = 0
+    assert agent._terminal_value(drawn, 0, 2) == -CONTEMPT
+    assert agent._terminal_value(drawn, 1, 2) == CONTEMPT
+    assert not agent._path_dependent  # the last drop: a draw on any path
+
+
+def test_the_table_keeps_no_value_a_repetition_decided() -> None:
+    state = position([*TWIST_CYCLE, "T1-", "T0-", "T1-", "T0-", "T1-", "T0-"])
+    cycling = state.clone()
+    cycling.apply_action(cycling.parse_action("T1-"))
+    agent = CageAlphaBetaAgent(state.game, seed=1, node_budget=3000)
+    agent.step(state)
+    assert agent.completed_depth >= 3 and agent.table
+    assert cage_key(cycling) not in agent.table  # a threefold repetition lies below it
+    fresh = position(TWIST_CYCLE[:9])
+    after = fresh.clone()
+    after.apply_action(agent.step(fresh))
+    assert cage_key(after) in agent.table

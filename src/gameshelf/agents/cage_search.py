@@ -401,6 +401,10 @@ def threat_evaluator(state: State) -> list[float]:
 
 REPEAT_PENALTY = 40.0
 """What a root move back to an already seen position costs (on the +-100 evaluation scale)."""
+CONTEMPT = 30.0
+"""What a draw is worth to the searching player, below even (on the +-100 evaluation scale):
+the search plays on from any position it judges better than that instead of repeating or
+dropping the last cubie, and its opponent is assumed glad of a draw."""
 
 
 def _repeats(state: State) -> bool:
@@ -433,6 +437,41 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
             evaluator=threat_evaluator,
             time_limit=time_limit,
         )
+        self._me = 0
+        self._path_dependent = False
+
+    def step(self, state: State) -> int:
+        """Search ``state`` afresh: the table is cleared, since a draw's worth depends on who
+        searches (:data:`CONTEMPT`) and repetition draws on the game's history."""
+        self.table.clear()
+        self._me = state.current_player()
+        self._path_dependent = False
+        return super().step(state)
+
+    def _search(
+        self, state: State, depth: int, alpha: float, beta: float, ply: int, me: int
+    ) -> float:
+        """As the base negamax, but a value that a repetition draw in its subtree decided is not
+        stored in the table: it holds only on this path (the position's history), and a stored
+        one would hide a win reached another way."""
+        outer = self._path_dependent
+        self._path_dependent = False
+        value = super()._search(state, depth, alpha, beta, ply, me)
+        if self._path_dependent and depth > 0 and not state.is_terminal():
+            self.table.pop(self.key(state), None)
+        self._path_dependent = outer or self._path_dependent
+        return value
+
+    def _terminal_value(self, state: State, me: int, ply: int) -> float:
+        """Wins and losses as the base search; a draw is :data:`CONTEMPT` below even for the
+        searching player (above for the other). A draw with cubies left (a repetition, the ply
+        cap, simultaneous lines) marks the value as path-dependent."""
+        if any(state.returns()):
+            return super()._terminal_value(state, me, ply)
+        assert isinstance(state, CageState)
+        if any(state.left):
+            self._path_dependent = True
+        return -CONTEMPT if me == self._me else CONTEMPT
 
     def _root(self, state: State, order: list[int], depth: int) -> tuple[float, int]:
         """As the base search, but a move back to a position already seen since the last drop
