@@ -6,6 +6,11 @@ Tree edges are what the bot observes: its own moves, public moves and public cha
 by their action id; moves and draws it cannot see all share one edge
 (:data:`~gameshelf.agents.determinize.HIDDEN_EDGE`) and are sampled in the world. Selection uses
 UCB with availability counts, since which moves exist differs between worlds.
+
+Two hooks let a game-specific subclass steer the search without changing what it may see:
+:meth:`ISMCTSAgent.actions` (the moves searched, e.g. one of several equivalent ones) and
+:meth:`ISMCTSAgent.root_prior` (a heuristic value per root move, added to UCB as a
+*progressive bias* ``prior_weight * prior / (visits + 1)`` that fades as visits grow).
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ class ISMCTSAgent(Agent):
         determinizer: Determinizer | None = None,
         observer: Observer | None = None,
         time_limit: float | None = None,
+        prior_weight: float = 0.0,
     ) -> None:
         super().__init__(game, seed)
         default_det, default_obs = determinizer_for(game.spec.name)
@@ -67,6 +73,18 @@ class ISMCTSAgent(Agent):
         self._span = (game.spec.max_utility - game.spec.min_utility) or 1.0
         self.last_iterations = 0
         self.last_stats: dict[int, tuple[int, float]] = {}
+        self.prior_weight = prior_weight
+        self._root: ISNode | None = None
+        self._prior: dict[int, float] = {}
+
+    def actions(self, world: State) -> list[int]:
+        """The moves searched in ``world`` (all legal moves here; a subclass may drop moves
+        that are equivalent to another one)."""
+        return world.legal_actions()
+
+    def root_prior(self, world: State, me: int, legal: list[int]) -> dict[int, float]:
+        """A heuristic value in [0, 1] per root move for the progressive bias (none here)."""
+        return {}
 
     def step(self, state: State) -> int:
         """Search over determinisations of the bot's view; play the most visited own move."""
@@ -75,10 +93,12 @@ class ISMCTSAgent(Agent):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
         first = self.determinize(state, me, self.rng)
-        legal = first.legal_actions()
+        legal = self.actions(first)
         if len(legal) == 1:
             self.last_stats = {legal[0]: (0, 0.0)}
             return legal[0]
+        self._root = root
+        self._prior = self.root_prior(first, me, legal) if self.prior_weight else {}
         while done < self.iterations:
             world = first if done == 0 else self.determinize(state, me, self.rng)
             self._iterate(root, world, me)
@@ -86,6 +106,7 @@ class ISMCTSAgent(Agent):
             if deadline is not None and time.perf_counter() > deadline:
                 break
         self.last_iterations = done
+        self._root, self._prior = None, {}
         self.last_stats = {
             a: (c.visits, c.total[me] / c.visits) for a, c in root.children.items() if c.visits
         }
@@ -123,7 +144,7 @@ class ISMCTSAgent(Agent):
     def _choose(self, node: ISNode, world: State, me: int) -> tuple[ISNode, int, bool]:
         """Pick a move at a decision node: expand an unseen one, else UCB among available."""
         mover = world.current_player()
-        legal = world.legal_actions()
+        legal = self.actions(world)
         if not self.visible(world, me, legal[0]):
             action = self.rollout_policy(world, self.rng)
             return self._child(node, HIDDEN_EDGE, mover), action, False
@@ -137,11 +158,14 @@ class ISMCTSAgent(Agent):
             child = self._child(node, action, mover)
             child.avail += 1
             return child, action, True
+        prior = self._prior if node is self._root else {}
         best_action, best_score = legal[0], -math.inf
         for action in legal:
             child = node.children[action]
             mean = child.total[mover] / child.visits if child.visits else 0.0
             score = mean + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
+            if prior:
+                score += self.prior_weight * prior.get(action, 0.0) / (child.visits + 1)
             if score > best_score:
                 best_action, best_score = action, score
         return node.children[best_action], best_action, False

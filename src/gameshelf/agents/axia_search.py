@@ -1,0 +1,120 @@
+"""AXIA's search: IS-MCTS that skips equivalent dice and is steered at the root by the heuristic.
+
+Two things make plain IS-MCTS waste its iterations in AXIA:
+
+* **Equivalent dice.** Two unused dice of the same type showing the same value are
+  interchangeable: hitting a beast with one or the other leaves the same position. The pool
+  often holds such twins, so many moves are searched twice or more. :func:`distinct_dice_actions`
+  keeps one move of each class (the lowest die index), in the tree and at the root.
+* **Wide roots.** A hit turn offers up to (dice × live beasts) + items moves; at about a
+  thousand iterations a move, each gets a handful of visits and the most visited one is close
+  to noise. :meth:`AxiaSearchAgent.root_prior` rates every root move with the AXIA evaluator
+  (:func:`gameshelf.agents.axia_policies.heuristic` turned into a lead) one ply ahead and adds
+  it as a progressive bias, which fades as the search gathers visits.
+
+* **A saturated evaluator.** The default AXIA evaluator turns a lead into a winning chance
+  with ``tanh(lead / 10)``: a lead of 25 points already reads as a sure win, so when one side
+  is well ahead every move looks alike and the search plays at random. The search here uses a
+  wider scale (:data:`AXIA_LEAD_SCALE`), which keeps the score race visible.
+
+All of it reads only the bot's determinisations of its own view, like the IS-MCTS it extends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameshelf.core.game import Game, State
+from gameshelf.games.axia import actions as A
+from gameshelf.games.axia.board import SPACES
+from gameshelf.games.axia.rules import AxiaState
+
+from .axia_policies import heuristic
+from .evaluators import relative
+from .ismcts import ISMCTSAgent
+
+AXIA_PRIOR_WEIGHT = 1.0
+"""Weight of the root heuristic's progressive bias (values and prior both lie in [0, 1])."""
+AXIA_LEAD_SCALE = 30.0
+"""Points of heuristic lead that read as ``tanh(1)`` (about an 88% chance) in the evaluator
+(A/B, 2 players, 700 iterations, the same 8 seeded games: mean margin over greedy 56 points at
+30 against 31 at the default 10)."""
+
+
+def axia_lead_evaluator(state: State) -> list[float]:
+    """Per player: solo, the :func:`heuristic` value; else ``(1 + tanh(lead / scale)) / 2``,
+    the lead being the heuristic over the best other player's."""
+    if not isinstance(state, AxiaState):
+        raise TypeError("axia_lead_evaluator needs an AXIA state")
+    values = [heuristic(state, p) for p in range(state.game.n)]
+    if len(values) == 1:
+        return [min(values[0], state.game.spec.max_utility)]
+    return [(v + 1.0) / 2.0 for v in relative(values, AXIA_LEAD_SCALE)]
+
+
+def _die_key(state: AxiaState, action: int) -> tuple[int, ...] | None:
+    """The class of a die-using move: (kind, die type, die value, rest); ``None`` for others."""
+    if A.DIE_HIT <= action < A.WASTE:
+        kind, die, rest = A.DIE_HIT, *divmod(action - A.DIE_HIT, SPACES)
+    elif A.WASTE <= action < A.TARGET:
+        kind, die, rest = A.WASTE, action - A.WASTE, 0
+    elif A.ZORAK <= action < A.PAIR:
+        kind, die, rest = A.ZORAK, *divmod(action - A.ZORAK, SPACES)
+    elif A.CHANGE <= action < A.END:
+        kind, die, rest = A.CHANGE, *divmod(action - A.CHANGE, 6)
+    else:
+        return None
+    return (kind, int(state.game.is_magic_die(die)), state.dice[die], rest)
+
+
+def distinct_dice_actions(state: AxiaState, legal: list[int]) -> list[int]:
+    """``legal`` without moves that only differ from an earlier one by an equivalent die (same
+    type, same value); the order of the rest is kept."""
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for action in legal:
+        key = _die_key(state, action)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(action)
+    return out
+
+
+class AxiaSearchAgent(ISMCTSAgent):
+    """IS-MCTS for AXIA with equivalent dice merged, a heuristic progressive bias at the root
+    (:data:`AXIA_PRIOR_WEIGHT`) and :func:`axia_lead_evaluator` unless another evaluator is
+    given; other arguments as :class:`ISMCTSAgent`."""
+
+    name = "axia-search"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        prior_weight: float = AXIA_PRIOR_WEIGHT,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("evaluator", axia_lead_evaluator)
+        super().__init__(game, seed, prior_weight=prior_weight, **kwargs)
+
+    def actions(self, world: State) -> list[int]:
+        """Legal moves with equivalent dice merged (one move per die class)."""
+        legal = world.legal_actions()
+        if isinstance(world, AxiaState) and not world.is_chance_node():
+            return distinct_dice_actions(world, legal)
+        return legal
+
+    def root_prior(self, world: State, me: int, legal: list[int]) -> dict[int, float]:
+        """Each root move's evaluator value for ``me`` one ply ahead, scaled so the worst
+        move gets 0 and the best 1 (all 0 when they tie)."""
+        values = {}
+        for action in legal:
+            child = world.clone()
+            child.apply_action(action)
+            values[action] = self.evaluator(child)[me]
+        low, high = min(values.values()), max(values.values())
+        if high - low <= 1e-12:
+            return dict.fromkeys(values, 0.0)
+        return {a: (v - low) / (high - low) for a, v in values.items()}

@@ -1,0 +1,95 @@
+"""AXIA's search: equivalent dice are merged, the root prior follows the heuristic, and the
+progressive bias changes what the search visits."""
+
+from __future__ import annotations
+
+from gameshelf.agents.axia_search import AxiaSearchAgent, distinct_dice_actions
+from gameshelf.games.axia import actions as A
+from gameshelf.games.axia.actions import PHASE_TURN
+from gameshelf.games.axia.board import SPACES
+from gameshelf.games.axia.rules import AxiaState
+
+from .axia_twins import advance_to
+
+
+def hit_position(seed: int = 6) -> AxiaState:
+    """A hit-phase decision of a two-player game with no die used yet."""
+    state = advance_to("axia", PHASE_TURN, seed, skip=0)
+    assert not state.stack and not state.hit_done
+    return state
+
+
+def with_dice(state: AxiaState, values: list[int]) -> AxiaState:
+    """A copy of ``state`` whose unused dice show ``values``."""
+    copy = state.clone()
+    copy.dice = list(values)
+    copy.used = [-1] * len(values)
+    return copy
+
+
+def test_twin_dice_are_merged() -> None:
+    state = hit_position()
+    physical = state.game.num_physical
+    same = with_dice(state, [3] * physical + [5] * (state.game.num_dice - physical))
+    legal = same.legal_actions()
+    kept = distinct_dice_actions(same, legal)
+    hits = [a for a in kept if A.DIE_HIT <= a < A.WASTE]
+    dice_used = {(a - A.DIE_HIT) // SPACES for a in hits}
+    # every physical die shows 3 and every magic die 5: one die of each type is left
+    assert dice_used == {0, physical}
+    assert all(a in kept for a in legal if not A.DIE_HIT <= a < A.CHANGE)
+
+
+def test_different_dice_are_kept() -> None:
+    state = hit_position()
+    values = [v % 6 + 1 for v in range(state.game.num_dice)]
+    distinct = with_dice(state, values)
+    legal = distinct.legal_actions()
+    assert distinct_dice_actions(distinct, legal) == legal
+
+
+def test_same_value_different_type_are_kept() -> None:
+    state = hit_position()
+    n, physical = state.game.num_dice, state.game.num_physical
+    same = with_dice(state, [4] * n)
+    hits = [a for a in distinct_dice_actions(same, same.legal_actions()) if a < A.WASTE]
+    dice_used = {(a - A.DIE_HIT) // SPACES for a in hits}
+    assert dice_used == {0, physical}
+    assert n > 2  # there were twins to merge
+
+
+def test_root_prior_ranks_moves_by_the_heuristic() -> None:
+    state = hit_position()
+    agent = AxiaSearchAgent(state.game, seed=1, iterations=10)
+    me = state.current_player()
+    legal = agent.actions(state)
+    prior = agent.root_prior(state.clone(), me, legal)
+    assert set(prior) == set(legal)
+    assert min(prior.values()) == 0.0 and max(prior.values()) == 1.0
+    values = {}
+    for action in legal:
+        child = state.clone()
+        child.apply_action(action)
+        values[action] = agent.evaluator(child)[me]
+    best = max(legal, key=lambda a: values[a])
+    assert prior[best] == 1.0
+
+
+def test_the_bias_steers_the_visits() -> None:
+    """With a heavy bias and few iterations the most visited move is the heuristic's best;
+    without it the visits are spread by UCB alone."""
+    state = hit_position()
+    me = state.current_player()
+    biased = AxiaSearchAgent(state.game, seed=3, iterations=300, prior_weight=50.0)
+    move = biased.step(state)
+    prior = biased.root_prior(state.clone(), me, biased.actions(state))
+    assert prior[move] == 1.0
+    plain = AxiaSearchAgent(state.game, seed=3, iterations=300, prior_weight=0.0)
+    plain.step(state)
+    assert plain.last_stats != biased.last_stats
+
+
+def test_fixed_budget_is_reproducible() -> None:
+    state = hit_position(seed=8)
+    moves = {AxiaSearchAgent(state.game, seed=5, iterations=80).step(state) for _ in range(2)}
+    assert len(moves) == 1
