@@ -73,7 +73,7 @@ def with_think(agent: str, seconds: float | None) -> str:
     return agent if seconds is None else f"{agent}{THINK_MARK}{seconds:g}"
 
 
-NODE_SEARCHES = ("alphabeta", "axiom-search", "cage-alphabeta")
+NODE_SEARCHES = ("alphabeta", "axiom-search", "cage-alphabeta", "cage-paranoid")
 """Searches whose fixed budget counts nodes (the others count iterations)."""
 
 
@@ -115,10 +115,10 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     "cage-multi": {
         "easy": LevelSpec("mcts", 150, 0.1),
         "medium": LevelSpec("mcts", 600, 0.25),
-        # Plain UCT: in mixed three-player tables it won 7 of 9 at 1 s a move against 6 of 12
-        # for the Cage MCTS (its playouts block only the next player, which misleads here).
-        "hard": LevelSpec("mcts", 2500, 1.0),
-        "expert": LevelSpec("mcts", 7500, 3.0),
+        # Paranoid alpha-beta with rational opponents (agents/cage_multi.py): exact about every
+        # player's lines in one and two moves, which UCT's random playouts are not.
+        "hard": LevelSpec("cage-paranoid", 12000, 1.0),
+        "expert": LevelSpec("cage-paranoid", 36000, 3.0),
     },
     "axiom": {
         "easy": LevelSpec("greedy", 0, 0.0),
@@ -181,6 +181,10 @@ def build_level(
         from .cage_search import CageAlphaBetaAgent
 
         return CageAlphaBetaAgent(game, seed, node_budget=cap, time_limit=clock)
+    if spec.algorithm == "cage-paranoid":
+        from .cage_multi import CageParanoidAgent
+
+        return CageParanoidAgent(game, seed, node_budget=cap, time_limit=clock)
     if spec.algorithm == "cage-search":
         from .cage_search import CageSearchAgent
 

@@ -1,0 +1,300 @@
+"""The Cage for three and four players: a paranoid alpha-beta with the threat evaluator.
+
+In a multi-player Cage any other player's line is the searching player's loss, so the search
+treats the others as one side (the *paranoid* assumption): it maximises at its own turns and
+minimises at every other player's, in the real turn order. That is what makes the Cage's short
+tactics exact for it: it takes a line in one, blocks any player's immediate line (a drop or a
+twist, for the next player or one further on), and never plays a move that lets the next player
+hand the line to someone else. Leaves are scored by :func:`~.cage_search.threat_scores`, the
+searching player's lead over the best other player, and a leaf whose mover can complete a line
+by a drop counts as (almost) decided.
+
+:class:`CageParanoidAgent` deepens iteratively on the clock (``time_limit``) or on a node count
+alone (``time_limit=None``: a seed reproduces every decision), with a transposition table that
+keeps no value a repetition draw decided, killer moves and the history heuristic.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gameshelf.core.game import Game, State
+from gameshelf.games.cage import CageState
+
+from .base import Agent
+from .cage_search import TO_MOVE_WINS, decisive_moves, drop_win, threat_scores
+from .evaluators import cage_key
+
+if TYPE_CHECKING:
+    from .analysis import MoveAnalysis
+
+WIN = 10_000.0
+"""A won line at ply 0 (wins sooner score higher, losses later score higher)."""
+PROVEN = WIN - 1000.0
+"""Values beyond this are forced results."""
+DRAW_VALUE = -10.0
+"""A draw for the searching player: short of even, since a draw is not a win at the table."""
+TEMPERATURE = 30.0
+"""Lead in threat points that maps to ``tanh(1)`` of the +-100 evaluation scale."""
+REPEAT_PENALTY = 40.0
+"""What a root move back to an already seen position costs (the horizon misses threefold)."""
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class _OutOfBudget(Exception):
+    """The node or time budget is spent."""
+
+
+@dataclass
+class _Entry:
+    depth: int
+    value: float
+    flag: int
+    best: int | None
+
+
+class CageParanoidAgent(Agent):
+    """Multi-player Cage: iterative-deepening paranoid alpha-beta on the threat evaluator."""
+
+    name = "cage-paranoid"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        node_budget: int = 20_000,
+        time_limit: float | None = None,
+        max_depth: int = 12,
+        rational: bool = True,
+    ) -> None:
+        if game.spec.name != "cage":
+            raise ValueError(f"the Cage search plays the Cage, not {game.game_string}")
+        super().__init__(game, seed)
+        self.node_budget = node_budget
+        self.time_limit = time_limit
+        self.max_depth = max_depth
+        self.rational = rational
+        """Whether other players are assumed not to set up a third player's line."""
+        self.table: dict[Hashable, _Entry] = {}
+        self._leaves: dict[tuple[tuple[int, ...], int], float] = {}
+        self.killers: dict[int, list[int]] = {}
+        self.history_score: dict[int, int] = {}
+        self.nodes = 0
+        self.completed_depth = 0
+        self.last_value = 0.0
+        self._me = 0
+        self._deadline: float | None = None
+        self._path_dependent = False
+
+    # --- public ---------------------------------------------------------------------------
+    def step(self, state: State) -> int:
+        """Deepen until the budget is spent; play the best move of the last finished depth."""
+        assert isinstance(state, CageState)
+        self._me = state.current_player()
+        self.nodes = 0
+        self.table.clear()
+        self._leaves.clear()
+        self.killers.clear()
+        self._path_dependent = False
+        self._deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        wins, _ = decisive_moves(state)
+        if wins:
+            self.last_value, self.completed_depth = WIN - 1, 1
+            return wins[0]
+        order = state.legal_actions()
+        self.rng.shuffle(order)  # seeded tie-breaking among equal moves
+        best = order[0]
+        self.completed_depth = 0
+        for depth in range(1, self.max_depth + 1):
+            try:
+                value, move = self._root(state, order, depth)
+            except _OutOfBudget:
+                break
+            if value <= -PROVEN and self.completed_depth:
+                break  # "lost" only if the others all play for one of them: keep the last move
+            best, self.last_value, self.completed_depth = move, value, depth
+            order.remove(move)
+            order.insert(0, move)
+            if abs(value) >= PROVEN:
+                break  # a forced result is known; deeper search cannot change it
+        return best
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (expected scores in
+        ``[0, 1]`` and exact proofs, which the paranoid values are not)."""
+        from .cage_search import CageSearchAgent
+
+        helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
+        return helper.analyse(state, seconds, top)
+
+    # --- the search -----------------------------------------------------------------------
+    def _root(self, state: CageState, order: list[int], depth: int) -> tuple[float, int]:
+        """Best move and value at ``depth``; a move back to a position seen since the last drop
+        scores :data:`REPEAT_PENALTY` less."""
+        alpha, beta = -WIN - 1, WIN + 1
+        best_move, best_value = order[0], -WIN - 1
+        for action in order:
+            child = state.clone()
+            child.apply_action(action)
+            value = self._search(child, depth - 1, alpha, beta, 1)
+            if abs(value) < PROVEN and _repeats(child):
+                value -= REPEAT_PENALTY
+            if value > best_value:
+                best_value, best_move = value, action
+            alpha = max(alpha, value)
+        return best_value, best_move
+
+    def _search(self, state: CageState, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Paranoid value of ``state`` for the searching player (max at its turns, min else)."""
+        self._tick()
+        if state.outcome is not None:
+            return self._terminal_value(state, ply)
+        if depth <= 0:
+            return self._static_value(state)
+        key = cage_key(state)
+        entry = self.table.get(key)
+        tt_move = None
+        if entry is not None:
+            tt_move = entry.best
+            if entry.depth >= depth:
+                if entry.flag == EXACT:
+                    return entry.value
+                if entry.flag == LOWER and entry.value >= beta:
+                    return entry.value
+                if entry.flag == UPPER and entry.value <= alpha:
+                    return entry.value
+        outer = self._path_dependent
+        self._path_dependent = False
+        value, best = self._children(state, depth, alpha, beta, ply, tt_move)
+        if not self._path_dependent:
+            flag = UPPER if value <= alpha else LOWER if value >= beta else EXACT
+            self.table[key] = _Entry(depth, value, flag, best)
+        self._path_dependent = outer or self._path_dependent
+        return value
+
+    def _children(
+        self, state: CageState, depth: int, alpha: float, beta: float, ply: int, tt_move: int | None
+    ) -> tuple[float, int | None]:
+        """The value of ``state``'s best child for its mover (paranoid) and that move."""
+        maximising = state.player == self._me
+        best_value = -WIN - 1 if maximising else WIN + 1
+        best_move = None
+        for action, child in self._replies(state, tt_move, ply, maximising):
+            value = self._search(child, depth - 1, alpha, beta, ply + 1)
+            if (value > best_value) if maximising else (value < best_value):
+                best_value, best_move = value, action
+            if maximising:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                self._remember_cutoff(action, ply, depth)
+                break
+        return best_value, best_move
+
+    def _replies(
+        self, state: CageState, tt_move: int | None, ply: int, mine: bool
+    ) -> Iterator[tuple[int, CageState]]:
+        """Each move in search order with the position it leads to. Another player keeps back
+        the moves that hand a third player the game (a line of theirs at once, or a drop that
+        completes one next turn): those are their loss too, so they come only if nothing else
+        is left. A threat the next player already has is not screened (the mover may not see
+        it: the search blocks it itself), nor are the searching player's own turns."""
+        kept: list[tuple[int, CageState]] = []
+        mover = state.player
+        screen = self.rational and not mine
+        if screen:
+            following = state.game.next_player[mover]
+            screen = following == self._me or drop_win(state, following) < 0
+        searched = False
+        for action in self._ordered(state, tt_move, ply):
+            child = state.clone()
+            child.apply_action(action)
+            if screen and self._hands_over(child, mover):
+                kept.append((action, child))
+                continue
+            searched = True
+            yield action, child
+        if not searched:
+            yield from kept
+
+    def _hands_over(self, child: CageState, mover: int) -> bool:
+        """Whether ``mover``'s move gives the game to a player other than the searcher."""
+        outcome = child.outcome
+        if outcome is not None:
+            return outcome[mover] < 0 and outcome[self._me] < 0
+        nxt = child.player
+        return nxt != self._me and drop_win(child, nxt) >= 0
+
+    def _ordered(self, state: CageState, tt_move: int | None, ply: int) -> list[int]:
+        """Legal moves: the table's move, a winning drop, killers, then by history."""
+        win = drop_win(state, state.player)
+        killers = self.killers.get(ply, ())
+        history = self.history_score
+
+        def rank(action: int) -> tuple[bool, bool, bool, int]:
+            return (
+                action != win,
+                action != tt_move,
+                action not in killers,
+                -history.get(action, 0),
+            )
+
+        return sorted(state.legal_actions(), key=rank)
+
+    def _remember_cutoff(self, action: int, ply: int, depth: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if action not in killers:
+            killers.insert(0, action)
+            del killers[2:]
+        self.history_score[action] = self.history_score.get(action, 0) + depth * depth
+
+    def _terminal_value(self, state: CageState, ply: int) -> float:
+        """A win of the searching player, any loss, or a draw (path-dependent when cubies are
+        left: a repetition, the ply cap or simultaneous lines)."""
+        mine = state.returns()[self._me]
+        if mine > 0:
+            return WIN - ply
+        if mine < 0:
+            return -WIN + ply
+        if any(state.left):
+            self._path_dependent = True
+        return DRAW_VALUE
+
+    def _static_value(self, state: CageState) -> float:
+        """The searching player's lead in threat points over the best other player, on the
+        +-100 scale; a mover who can complete a line by a drop has (almost) won. Cached by
+        board and mover (the cubies left follow from the board), since leaves transpose."""
+        key = (tuple(state.board), state.player)
+        value = self._leaves.get(key)
+        if value is None:
+            value = self._leaves[key] = self._score(state)
+        return value
+
+    def _score(self, state: CageState) -> float:
+        if drop_win(state, state.player) >= 0:
+            return TO_MOVE_WINS if state.player == self._me else -TO_MOVE_WINS
+        scores = threat_scores(state)
+        mine = scores[self._me]
+        best_other = max(s for p, s in enumerate(scores) if p != self._me)
+        return 100.0 * math.tanh((mine - best_other) / TEMPERATURE)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_budget:
+            raise _OutOfBudget
+        deadline = self._deadline
+        if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
+            raise _OutOfBudget
+
+
+def _repeats(state: CageState) -> bool:
+    """Whether ``state``'s position occurred before, since the last drop."""
+    return state.outcome is None and state.seen.get(state.repetition_key(), 0) >= 2
+
+
+__all__ = ["CageParanoidAgent"]

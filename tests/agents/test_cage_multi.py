@@ -1,0 +1,114 @@
+"""The multi-player Cage search: lines in one, blocks for every other player, rational opponents,
+fixed-budget reproducibility and the levels that use it."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameshelf.agents.cage_multi import CageParanoidAgent
+from gameshelf.agents.cage_search import decisive_moves, drop_win
+from gameshelf.agents.levels import build_level, level_spec
+from gameshelf.core.registry import load
+from gameshelf.games.cage import CageState
+
+THREE = "cage(players=3)"
+FOUR = "cage(players=4)"
+WIN_IN_ONE_3P = ["W0", "R4", "B2", "W0", "R5", "B6"]
+"""Player 1 (white, yellow) completes column 0 with W0."""
+NEXT_THREATENS = ["W0", "R4", "B2", "W1", "R4", "B6"]
+"""Player 2 (red) completes column 4 with R4 next; player 1 has no line to make."""
+AFTER_NEXT_THREATENS = ["W0", "R1", "B4", "W2", "R3", "B4"]
+"""Player 3 (blue) completes column 4 with B4 in two plies; players 1 and 2 have no line."""
+
+
+def position(moves: list[str], game_string: str = THREE) -> CageState:
+    state = load(game_string).new_initial_state()
+    for move in moves:
+        state.apply_action(state.parse_action(move))
+    assert isinstance(state, CageState)
+    return state
+
+
+def agent(state: CageState, seed: int = 1, nodes: int = 4000) -> CageParanoidAgent:
+    return CageParanoidAgent(state.game, seed, node_budget=nodes)
+
+
+def test_takes_a_line_in_one() -> None:
+    state = position(WIN_IN_ONE_3P)
+    assert state.action_to_string(agent(state).step(state)) == "W0"
+    four = position(["W0", "Y4", "R2", "O6", "W0", "Y4", "R6", "O2"], FOUR)
+    assert four.action_to_string(agent(four).step(four)) == "W0"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_blocks_the_next_players_line(seed: int) -> None:
+    state = position(NEXT_THREATENS)
+    assert decisive_moves(state)[0] == [] and drop_win(state, 1) >= 0
+    after = state.clone()
+    after.apply_action(agent(state, seed).step(state))
+    assert decisive_moves(after)[0] == [], "the next player is left a winning move"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_blocks_the_line_of_the_player_after_next(seed: int) -> None:
+    state = position(AFTER_NEXT_THREATENS)
+    assert drop_win(state, 2) >= 0 and drop_win(state, 1) < 0 and not decisive_moves(state)[0]
+    after = state.clone()
+    after.apply_action(agent(state, seed).step(state))
+    assert decisive_moves(after)[0] == [], "the next player is left a winning move"
+    assert drop_win(after, 2) < 0, "the third player's drop still completes their line"
+
+
+SETS_UP_BLUE = ["W2", "R4", "B2", "Y7", "R0", "B4", "Y6"]
+"""Player 2 (red) to move; blue holds the middle row's ends on the right face, so a drop into
+the empty column 3 (R3, O3) would let blue complete it with B3."""
+
+
+def test_other_players_do_not_set_up_a_third() -> None:
+    state = position(SETS_UP_BLUE)
+    assert state.player == 1 and drop_win(state, 2) < 0
+    searcher = agent(state)
+    searcher._me = 0
+    replies = [action for action, _ in searcher._replies(state, None, 1, mine=False)]
+    held_back = set(state.legal_actions()) - set(replies)
+    assert {state.parse_action("R3"), state.parse_action("O3")} <= held_back
+    for action in held_back:  # each gives blue a winning drop
+        child = state.clone()
+        child.apply_action(action)
+        assert drop_win(child, 2) >= 0
+    own_turn = [action for action, _ in searcher._replies(state, None, 1, mine=True)]
+    assert sorted(own_turn) == sorted(state.legal_actions())
+
+
+def test_a_threat_already_there_is_not_assumed_blocked() -> None:
+    state = position(AFTER_NEXT_THREATENS)
+    state.apply_action(state.parse_action("Y6"))
+    assert state.player == 1 and drop_win(state, 2) >= 0
+    searcher = agent(state)
+    searcher._me = 0
+    replies = [action for action, _ in searcher._replies(state, None, 1, mine=False)]
+    assert sorted(replies) == sorted(state.legal_actions())
+
+
+def test_a_fixed_budget_reproduces_a_seed_and_stops_at_it() -> None:
+    state = position(["W0", "R1", "B2"])
+    agents = [agent(state, seed=7, nodes=3000) for _ in range(2)]
+    moves = {a.step(state) for a in agents}
+    assert len(moves) == 1
+    assert all(a.nodes <= 3001 and a.completed_depth >= 2 for a in agents)
+
+
+@pytest.mark.parametrize("game_string", [THREE, FOUR])
+def test_the_multi_player_levels_use_it(game_string: str) -> None:
+    game = load(game_string)
+    assert level_spec(game, "hard").algorithm == "cage-paranoid"
+    fixed = build_level(game, "hard", seed=1, fixed=True)
+    assert isinstance(fixed, CageParanoidAgent)
+    assert fixed.time_limit is None and fixed.node_budget == level_spec(game, "hard").budget
+    clocked = build_level(game, "hard", seed=1, time_limit=0.5)
+    assert isinstance(clocked, CageParanoidAgent) and clocked.time_limit == 0.5
+
+
+def test_refuses_other_games() -> None:
+    with pytest.raises(ValueError, match="plays the Cage, not axiom"):
+        CageParanoidAgent(load("axiom"))
