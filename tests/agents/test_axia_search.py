@@ -3,7 +3,21 @@ progressive bias changes what the search visits."""
 
 from __future__ import annotations
 
-from gameshelf.agents.axia_search import AxiaSearchAgent, distinct_dice_actions
+import math
+
+import pytest
+
+from gameshelf.agents.axia_policies import heuristic
+from gameshelf.agents.axia_search import (
+    AXIA_LEAD_SCALE,
+    AXIA_PRIOR_WEIGHT,
+    SOLO_PRIOR_WEIGHT,
+    AxiaSearchAgent,
+    axia_lead_evaluator,
+    distinct_dice_actions,
+)
+from gameshelf.agents.levels import build_level
+from gameshelf.core.registry import load
 from gameshelf.games.axia import actions as A
 from gameshelf.games.axia.actions import PHASE_TURN
 from gameshelf.games.axia.board import SPACES
@@ -93,3 +107,29 @@ def test_fixed_budget_is_reproducible() -> None:
     state = hit_position(seed=8)
     moves = {AxiaSearchAgent(state.game, seed=5, iterations=80).step(state) for _ in range(2)}
     assert len(moves) == 1
+
+
+def test_levels_use_the_axia_search() -> None:
+    """medium, hard and expert search with it; solo without the root bias (the card data's
+    Slayer-band calibration is for the plain search)."""
+    for level in ("medium", "hard", "expert"):
+        agent = build_level(load("axia"), level, seed=1, fixed=True)
+        assert isinstance(agent, AxiaSearchAgent)
+        assert agent.prior_weight == AXIA_PRIOR_WEIGHT > 0
+        solo = build_level(load("axia(players=1)"), level, seed=1, fixed=True)
+        assert isinstance(solo, AxiaSearchAgent)
+        assert solo.prior_weight == SOLO_PRIOR_WEIGHT == 0
+
+
+def test_lead_evaluator_reads_the_lead_on_its_scale() -> None:
+    """Each seat's value is (1 + tanh(lead / AXIA_LEAD_SCALE)) / 2 of its heuristic lead, so a
+    25- and a 40-point lead (both a sure win at the default scale of 10) stay apart."""
+    state = advance_to("axia(players=3)", PHASE_TURN, 4, skip=12)
+    values = [heuristic(state, p) for p in range(3)]
+    got = axia_lead_evaluator(state)
+    for p in range(3):
+        lead = values[p] - max(v for q, v in enumerate(values) if q != p)
+        assert got[p] == pytest.approx((1 + math.tanh(lead / AXIA_LEAD_SCALE)) / 2)
+    small = (1 + math.tanh(25 / AXIA_LEAD_SCALE)) / 2
+    large = (1 + math.tanh(40 / AXIA_LEAD_SCALE)) / 2
+    assert large - small > 0.05

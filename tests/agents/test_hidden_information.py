@@ -8,6 +8,7 @@ import random
 import pytest
 
 from gameshelf.agents import make_agent
+from gameshelf.agents.axia_search import AxiaSearchAgent
 from gameshelf.agents.base import Agent
 from gameshelf.agents.determinize import axia_determinize, copy_state
 from gameshelf.agents.ismcts import ISMCTSAgent
@@ -46,7 +47,7 @@ def test_determinisations_are_identical(index: int) -> None:
     assert a.position() == b.position()
 
 
-@pytest.mark.parametrize("name", ["greedy", "easy", "medium"])
+@pytest.mark.parametrize("name", ["greedy", "easy", "medium", "hard"])
 @pytest.mark.parametrize("index", range(4))
 def test_agents_cannot_tell_the_twins_apart(name: str, index: int) -> None:
     state = positions()[index]
@@ -67,20 +68,23 @@ def test_agents_cannot_tell_the_twins_apart(name: str, index: int) -> None:
     assert first == second
 
 
-def test_search_statistics_are_identical() -> None:
-    """Not only the move: IS-MCTS's whole root statistics match between the twins."""
+@pytest.mark.parametrize("agent_type", [ISMCTSAgent, AxiaSearchAgent])
+def test_search_statistics_are_identical(agent_type: type[ISMCTSAgent]) -> None:
+    """Not only the move: IS-MCTS's whole root statistics match between the twins (AXIA's
+    search also rates its root moves on a determinisation, never on the true state)."""
     for state in positions():
         me = state.current_player()
         twin = hidden_twin(state, me)
         stats = []
         for world in (state, twin):
-            agent = ISMCTSAgent(world.game, seed=11, iterations=60)
+            agent = agent_type(world.game, seed=11, iterations=60)
             agent.step(world)
             stats.append(agent.last_stats)
         assert stats[0] == stats[1]
 
 
-def test_a_peeking_bot_is_caught() -> None:
+@pytest.mark.parametrize("agent_type", [ISMCTSAgent, AxiaSearchAgent])
+def test_a_peeking_bot_is_caught(agent_type: type[ISMCTSAgent]) -> None:
     """The same check on a bot that searches the true state (no determinisation) tells the
     twins apart: the checks above have teeth."""
     differences = 0
@@ -89,7 +93,7 @@ def test_a_peeking_bot_is_caught() -> None:
         twin = hidden_twin(state, me)
         stats = []
         for world in (state, twin):
-            peeker = ISMCTSAgent(world.game, seed=11, iterations=60, determinizer=copy_state)
+            peeker = agent_type(world.game, seed=11, iterations=60, determinizer=copy_state)
             peeker.step(world)
             stats.append(peeker.last_stats)
         differences += stats[0] != stats[1]
