@@ -15,6 +15,7 @@ from typing import Any
 
 from gameshelf.core import Game, GameEntry, InvalidPosition, State
 
+from . import accel  # noqa: F401  (first: it chooses compiled or pure board and actions)
 from .options import OPTIONS
 from .render import render_svg as _render_svg
 from .state import AxiomActionInfo, AxiomGame, AxiomState

@@ -16,7 +16,7 @@ within one state, which the conformance checks verify. The generator asks the ru
 
 from __future__ import annotations
 
-from itertools import chain
+from typing import Final
 
 from .board import (
     STEP,
@@ -34,11 +34,11 @@ from .board import (
 from .geometry import PLACEMENT_INDEX, PLACEMENTS
 from .options import AxiomOptions
 
-SCEPTRE_ACTIONS = 12 * 12 * 6
+SCEPTRE_ACTIONS: Final = 12 * 12 * 6
 """Sceptre-move ids come first; cube-move ids start here."""
-WIDTH = len(PLACEMENTS)
-CUBE_ACTIONS = 12 * 12 * 6 * WIDTH
-NUM_ACTIONS = SCEPTRE_ACTIONS + CUBE_ACTIONS
+WIDTH: Final = len(PLACEMENTS)
+CUBE_ACTIONS: Final = 12 * 12 * 6 * WIDTH
+NUM_ACTIONS: Final = SCEPTRE_ACTIONS + CUBE_ACTIONS
 
 Move = tuple[int, int, int, int]
 """A decoded move on packed cells: ``(0, source, target, face)`` for a sceptre,
@@ -95,49 +95,42 @@ def encode(board: Board, move: Move) -> int:
 
 # Ranks follow packed-cell order, and the neighbours of a cell in ascending order lie x-, y-,
 # z-, z+, y+, x+ of it: the anchor (lowest-ranked neighbour) is the first of those present.
-_FIRST: tuple[int, ...] = tuple(
+_FIRST: Final[tuple[int, ...]] = tuple(
     next((d for d in (1, 3, 5, 4, 2, 0) if touching >> d & 1), -1) for touching in range(64)
 )
 
-
-class _Ids(dict[int, tuple[int, ...]]):
-    """Target key → the ids of one lifted cube's moves to a cell with that key (memo).
-
-    A key is a target entry (13 bits, see :mod:`.board`) plus the anchor code + 1 from bit 13.
-    """
-
-    def __init__(self, opts: AxiomOptions, row: int, domes: int) -> None:
-        super().__init__()
-        self.opts, self.row, self.domes = opts, row, domes
-
-    def __missing__(self, key: int) -> tuple[int, ...]:
-        if len(self) > 100_000:
-            self.clear()  # a bound on memory (a few thousand entries are typical)
-        code = (key >> 13) - 1
-        if code < 0:
-            found: tuple[int, ...] = ()
-        else:
-            start = self.row + code * WIDTH
-            masks = fitting_masks(self.opts, key)[self.domes - 1]
-            found = tuple([start + PLACEMENT_INDEX[m] for m in masks])
-        self[key] = found
-        return found
+# Memo of the cube-move ids to one target cell, less the lifted cube's row offset: per
+# ``(allow_overhang, forbid_recess_contact)`` flags and number of domes, target key → ids
+# ``code * WIDTH + placement`` (the key: a target entry, 13 bits, see :mod:`.board`, plus the
+# anchor code + 1 from bit 13). The lifted cube's rank adds ``rank * 72 * WIDTH``.
+_MEMO: Final[dict[int, list[dict[int, tuple[int, ...]]]]] = {}
+_MEMO_BOUND: Final = 200_000
+"""A bound on each memo's entries (a few thousand are typical)."""
 
 
-_TABLES: dict[tuple[bool, bool], list[_Ids]] = {}
-
-
-def _tables(opts: AxiomOptions) -> list[_Ids]:
-    """Per ``rank * 2 + domes - 1`` of the lifted cube, its :class:`_Ids` (the fits depend on
-    two options only)."""
-    flags = (opts.allow_overhang, opts.forbid_recess_contact)
-    found = _TABLES.get(flags)
+def _memo(opts: AxiomOptions) -> list[dict[int, tuple[int, ...]]]:
+    """The two memos (one dome, two domes) of ``opts``' fit flags."""
+    flags = opts.allow_overhang * 2 + opts.forbid_recess_contact
+    found = _MEMO.get(flags)
     if found is None:
-        found = _TABLES[flags] = [
-            _Ids(opts, SCEPTRE_ACTIONS + rank * 72 * WIDTH, domes)
-            for rank in range(12)
-            for domes in (1, 2)
-        ]
+        found = _MEMO[flags] = [{}, {}]
+    return found
+
+
+def _fill(
+    opts: AxiomOptions, memo: dict[int, tuple[int, ...]], domes: int, key: int
+) -> tuple[int, ...]:
+    """The ids of a target key for a lifted cube with ``domes`` domes, less its row offset
+    (computed from :func:`~.board.fitting_masks`, then kept in ``memo``)."""
+    if len(memo) > _MEMO_BOUND:
+        memo.clear()
+    code = (key >> 13) - 1
+    found: tuple[int, ...] = ()
+    if code >= 0:
+        start = SCEPTRE_ACTIONS + code * WIDTH
+        masks = fitting_masks(opts, key)[domes - 1]
+        found = tuple([start + PLACEMENT_INDEX[m] for m in masks])
+    memo[key] = found
     return found
 
 
@@ -149,68 +142,112 @@ def _key(t: int, entry: int, rank: dict[int, int]) -> int:
     return entry | (rank[t + STEP[d]] * 6 + (d ^ 1) + 1) << 13
 
 
-_DIRECTION = {offset: e for e, offset in enumerate(STEP)}
-
-
-def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
-    """The ids of ``me``'s cube moves, unsorted.
-
-    Every lifted cube of one kind shares the keys of the target cells not next to any lifted
-    cube; only the cells next to it are keyed again without it.
-    """
-    cells, rank, cubes = board.cells, board.rank, board.cubes
+def _sources(opts: AxiomOptions, board: Board, me: int) -> list[int]:
+    """The cubes ``me`` may lift, as ``cell << 5 | rank << 1 | (two domes)``, by rank."""
+    cubes = board.cubes
     held = holders(board)
-    sources = []
-    for r, cell in enumerate(cells):
+    sources: list[int] = []
+    for r, cell in enumerate(board.cells):
         value = cubes[cell]
         # (the colour test first only to skip the call: lift_problem makes it too)
         if value >> 6 == me and not lift_problem(opts, board, cell, me, held):
             mask = value & 63
-            sources.append((cell, r, 2 if mask & (mask - 1) else 1))
+            sources.append(cell << 5 | r << 1 | (1 if mask & (mask - 1) else 0))
+    return sources
+
+
+def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
+    """The ids of ``me``'s cube moves, ascending.
+
+    The target cells not next to any lifted cube have the same ids for every lifted cube of
+    a kind (one or two domes) but for the cube's row offset, so they are listed once; only the
+    cells next to a lifted cube are keyed again without it.
+    """
+    sources = _sources(opts, board, me)
     if not sources:
         return []
-    by_row = _tables(opts)
-    closed = closed_cells(opts, board)
-    beside = {source + offset for source, _, _ in sources for offset in STEP}
-    far_cells = []
-    far = []
-    near = []
-    one, two = by_row[0], by_row[1]  # (what fits does not depend on the lifted cube's rank)
-    first, step = _FIRST, STEP
+    rank = board.rank
+    cells = board.cells
+    memos = _memo(opts)
+    # target cells that need a second look: 2 next to a lifted cube, 1 closed (skipped)
+    special: dict[int, int] = {}
+    for code in sources:
+        source = code >> 5
+        for offset in STEP:
+            special[source + offset] = 2
+    for cell in closed_cells(opts, board):
+        special[cell] = 1
+    far_keys: list[int] = []
+    near_cells: list[int] = []
+    near_entries: list[int] = []
     for t, entry in board.entries.items():
-        if t in closed:
+        kind = special.get(t, 0)
+        if kind:
+            if kind == 2:
+                near_cells.append(t)
+                near_entries.append(entry)
             continue
-        if t in beside:
-            near.append((t, entry))
-            continue
-        d = first[entry & 63]  # the anchor, inlined from _key (every entry has a neighbour)
-        key = entry | (rank[t + step[d]] * 6 + (d ^ 1) + 1) << 13
-        if one[key] or two[key]:  # a cell where nothing fits adds no ids
-            far_cells.append(t)
-            far.append(key)
-    direction = _DIRECTION.get
+        d = _FIRST[entry & 63]  # the anchor, inlined from _key (every entry has a neighbour)
+        far_keys.append(entry | (rank[t + STEP[d]] * 6 + (d ^ 1) + 1) << 13)
+    far_keys.sort()  # by anchor code: each lifted cube's far ids come out ascending
+    flat: list[list[int] | None] = [None, None]
     ids: list[int] = []
-    for source, r, domes in sources:
-        table = by_row[r * 2 + domes - 1]
+    for code in sources:  # by rank: each lifted cube's ids lie above the one's before
+        source = code >> 5
+        domes = (code & 1) + 1
+        offset = (code >> 1 & 15) * 72 * WIDTH
+        memo = memos[domes - 1]
         split = splitting(board, source) if opts.require_connected else None
         if split is None:
-            ids += chain.from_iterable(map(table.__getitem__, far))
+            rel = flat[domes - 1]
+            if rel is None:
+                rel = flat[domes - 1] = _far_ids(opts, memo, domes, far_keys)
+            block = [offset + x for x in rel]
         else:
-            ids += chain.from_iterable(
-                [
-                    table[key]
-                    for t, key in zip(far_cells, far, strict=True)
-                    if not connection_problem(split, t)
-                ]
-            )
-        for t, entry in near:
+            block = []
+            for key in far_keys:
+                anchor = (key >> 13) - 1  # the target: anchor cube + anchor direction
+                if not connection_problem(split, cells[anchor // 6] + STEP[anchor % 6]):
+                    found = memo.get(key)
+                    if found is None:
+                        found = _fill(opts, memo, domes, key)
+                    block += [offset + x for x in found]
+        near = False
+        for i in range(len(near_cells)):
+            t = near_cells[i]
             if split is not None and connection_problem(split, t):
                 continue
-            e = direction(t - source)
+            entry = near_entries[i]
+            e = _DIRECTION.get(t - source)
             if e is not None:
                 entry = entry_without(entry, e ^ 1)  # the lifted cube, seen from t
-            ids += table[_key(t, entry, rank)]
+            key = _key(t, entry, rank)
+            found = memo.get(key)
+            if found is None:
+                found = _fill(opts, memo, domes, key)
+            if found:
+                block += [offset + x for x in found]
+                near = True
+        if near:
+            block.sort()  # (the far ids are one ascending run: a short insertion sort)
+        ids += block
     return ids
+
+
+def _far_ids(
+    opts: AxiomOptions, memo: dict[int, tuple[int, ...]], domes: int, keys: list[int]
+) -> list[int]:
+    """The ids (less the row offset) of the target keys ``keys`` for a cube of ``domes``."""
+    rel: list[int] = []
+    for key in keys:
+        found = memo.get(key)
+        if found is None:
+            found = _fill(opts, memo, domes, key)
+        rel += found
+    return rel
+
+
+_DIRECTION: Final[dict[int, int]] = {offset: e for e, offset in enumerate(STEP)}
 
 
 def legal_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
@@ -223,24 +260,23 @@ def legal_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
     forced = opts.forced_self_capture
     ids: list[int] = []
     risky: list[int] = []
-    for index, (owner, cell, _) in enumerate(board.sceptres):
-        if owner != me:
-            continue
-        base = rank[cell] * 72
-        faces = sceptre_faces(opts, board, index)
-        if forced:
-            for face in faces:
+    index = 0
+    for owner, cell, _ in board.sceptres:
+        if owner == me:
+            base = rank[cell] * 72
+            for face in sceptre_faces(opts, board, index):
                 target = face >> 3
                 action = base + rank[target] * 6 + (face & 7)
-                outcome = landing(board, index, target)
-                if outcome is not None and outcome[1] == "self-capture":
-                    risky.append(action)
-                else:
-                    ids.append(action)
-        else:
-            ids += [base + rank[face >> 3] * 6 + (face & 7) for face in faces]
+                if forced:
+                    outcome = landing(board, index, target)
+                    if outcome is not None and outcome[1] == "self-capture":
+                        risky.append(action)
+                        continue
+                ids.append(action)
+        index += 1
+    ids.sort()  # (a few sceptre moves; the cube moves' ids are higher, and come sorted)
     ids += cube_ids(opts, board, me)
     if risky and not ids:
-        ids = risky
-    ids.sort()
+        risky.sort()
+        return risky
     return ids

@@ -23,22 +23,25 @@ from array import array
 from collections.abc import Iterable
 from functools import lru_cache
 from hashlib import blake2b
+from struct import Struct
+from typing import Final
 
 from .geometry import ALL_DIRS, DIAGONALS, PERPENDICULAR, Cell, Cubes, Sceptre, masks_for
 from .options import AxiomOptions
 
-XSHIFT = 26
-YSHIFT = 5
-HALF = 1 << 20
-YMASK = (1 << 21) - 1
-ZMASK = 31
-BIAS = (HALF << XSHIFT) + (HALF << YSHIFT)
-LIMIT = 1 << 18
+XSHIFT: Final = 26
+YSHIFT: Final = 5
+HALF: Final = 1 << 20
+YMASK: Final = (1 << 21) - 1
+ZMASK: Final = 31
+BIAS: Final = (HALF << XSHIFT) + (HALF << YSHIFT)
+LIMIT: Final = 1 << 18
 """Largest ``|x|``, ``|y|`` admitted in a position."""
 
-STEP: tuple[int, ...] = (1 << XSHIFT, -(1 << XSHIFT), 1 << YSHIFT, -(1 << YSHIFT), 1, -1)
+STEP: Final[tuple[int, ...]] = (1 << XSHIFT, -(1 << XSHIFT), 1 << YSHIFT, -(1 << YSHIFT), 1, -1)
 """The packed offset of each direction ``x+ x- y+ y- z+ z-``."""
-UP, DOWN = STEP[4], STEP[5]
+UP: Final = 1
+DOWN: Final = -1
 
 PSceptre = tuple[int, int, int]
 """A sceptre on packed cells: ``(owner, cell of its cube, face direction)``."""
@@ -63,7 +66,7 @@ def packable(cells: Iterable[Cell]) -> bool:
 
 # Target entries: bits 0-5 the directions to neighbouring cubes, 6-11 those of them that show
 # a dome to the cell, 12 "on the table".
-GROUND = 1 << 12
+GROUND: Final = 1 << 12
 
 
 class Board:
@@ -104,6 +107,10 @@ class Board:
             [(owner, pack(cell), face) for owner, cell, face in sceptres],
         )
 
+    def __reduce__(self) -> tuple[type[Board], tuple[object, ...]]:
+        """Pickle support (the compiled accelerator's class has no instance dict)."""
+        return (Board, (self.cubes, self.sceptres, self.entries, self.cells, self.rank))
+
     def reindex(self) -> None:
         """Rank the cubes again after one moved or left (ranks are sorted cell order)."""
         self.cells = cells = sorted(self.cubes)
@@ -131,7 +138,7 @@ class Board:
 def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: int) -> None:
     """Update ``entries`` for a cube ``value`` now in ``cubes`` at ``cell``."""
     entries.pop(cell, None)
-    for e in ALL_DIRS:
+    for e in range(6):
         t = cell + STEP[e]
         if not t & ZMASK or t in cubes:
             continue
@@ -145,7 +152,7 @@ def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: in
 def surroundings(cubes: dict[int, int], cell: int) -> int:
     """The target entry ``cell`` has (or would have, were it empty) among ``cubes``."""
     entry = GROUND if cell & ZMASK == 1 else 0
-    for e in ALL_DIRS:
+    for e in range(6):
         value = cubes.get(cell + STEP[e])
         if value is not None:
             entry |= 1 << e | (1 << e << 6 if value >> (e ^ 1) & 1 else 0)
@@ -155,7 +162,7 @@ def surroundings(cubes: dict[int, int], cell: int) -> int:
 def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
     """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
     entry = surroundings(cubes, cell)
-    for e in ALL_DIRS:
+    for e in range(6):
         t = cell + STEP[e]
         if t in cubes:
             continue
@@ -256,7 +263,6 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
     blocking = set() if tall else other_air  # a tall sceptre may pass another's air cell
     concave = opts.concave_turns
     step = STEP
-    enter = face_problem  # (a local name: called at every step)
     found: set[int] = set()
     # (face, heading) states of long walks, shared by the four headings: from a state reached
     # before, a walk goes on exactly as it did then, so it may stop there
@@ -277,7 +283,7 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
                 p = ahead
             else:
                 n, h = h, n ^ 1
-            if enter(cubes, p, n, taken, blocking):
+            if face_problem(cubes, p, n, taken, blocking):
                 break
             steps += 1
             if steps > 12:  # only a walk round a loop gets this long
@@ -288,14 +294,14 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
             if not tall or not stop_problem(cubes, p, n, taken, other_air):
                 found.add(p << 3 | n)
     if opts.diagonal_moves:
-        squeeze = opts.squeezes(n0)
+        squeeze = opts.squeeze_normals >> n0 & 1
         up = step[n0]
         for a, b in DIAGONALS[n0]:
             da, db = step[a], step[b]
             p = p0
             while True:
                 q = p + da + db
-                if enter(cubes, q, n0, taken, blocking):
+                if face_problem(cubes, q, n0, taken, blocking):
                     break
                 if squeeze and p + up + da in cubes and p + up + db in cubes:
                     break
@@ -398,7 +404,7 @@ def _holds_nothing(cubes: dict[int, int], cell: int) -> bool:
     stands on an interlocked column down to the table that does not pass ``cell`` (a path to
     the table through ``cell`` would pass one of them, which needs no ``cell``)."""
     value = cubes[cell]
-    for d in ALL_DIRS:
+    for d in range(6):
         q = cell + STEP[d]
         other = cubes.get(q)
         if other is None or not (value >> d | other >> (d ^ 1)) & 1:
@@ -493,7 +499,7 @@ def supported(cubes: dict[int, int], without: int = 0) -> bool:
     while stack:
         cell = stack.pop()
         value = cubes[cell]
-        for d in ALL_DIRS:
+        for d in range(6):
             q = cell + STEP[d]
             other = cubes.get(q)
             if (
@@ -621,19 +627,31 @@ def move_cube(board: Board, source: int, target: int, mask: int) -> None:
 # --- repetition -------------------------------------------------------------------------------
 
 
+_PACKERS: Final[dict[int, Struct]] = {}
+
+
 def repetition_key(board: Board, to_move: int) -> bytes:
     """The position up to translation in x and y, with the side to move, as bytes (compact to
-    keep, exact to compare); :func:`key_digest` turns it into the digest people see."""
+    keep, exact to compare): native 8-byte ints, the side to move, the number of cubes, each
+    cube (translated cell << 8 | value) in cell order, then the sceptres' codes sorted.
+    :func:`key_digest` turns it into the digest people see."""
     cells, cubes = board.cells, board.cubes
+    shift = BIAS
     if cells:
-        my = min([c >> YSHIFT & YMASK for c in cells])
+        my = YMASK
+        for c in cells:
+            y = c >> YSHIFT & YMASK
+            if y < my:
+                my = y
         shift = (cells[0] >> XSHIFT << XSHIFT) + (my << YSHIFT)
-    else:
-        shift = BIAS
     codes = [to_move, len(cells)]
     codes += [(c - shift) << 8 | cubes[c] for c in cells]
     codes += sorted([s << 60 | (c - shift) << 3 | d for s, c, d in board.sceptres])
-    return array("q", codes).tobytes()
+    count = len(codes)
+    packer = _PACKERS.get(count)
+    if packer is None:
+        packer = _PACKERS[count] = Struct(f"{count}q")
+    return packer.pack(*codes)
 
 
 @lru_cache(maxsize=1 << 16)

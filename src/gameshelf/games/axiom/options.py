@@ -7,7 +7,7 @@ frozen result every other module reads (``docs/games/axiom.md`` explains each ru
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from gameshelf.core import OptionSpec
@@ -108,6 +108,20 @@ class AxiomOptions:
     no_move_result: str
     repetition_draw: int
     max_plies: int
+    # derived once (plain attributes: the move generator reads them at every position)
+    tall: bool = field(init=False, repr=False, compare=False)
+    """Whether sceptres are tall (reach two cells out)."""
+    forced_self_capture: bool = field(init=False, repr=False, compare=False)
+    """Whether a self-capturing move is legal only when nothing else is."""
+    squeeze_normals: int = field(init=False, repr=False, compare=False)
+    """Bit ``n``: a diagonal step on a face with normal ``n`` can be squeezed shut."""
+
+    def __post_init__(self) -> None:
+        mode = self.diagonal_squeeze
+        squeeze = 63 if mode == "all_planes" else (1 << ZP if mode == "top_only" else 0)
+        object.__setattr__(self, "tall", self.sceptre_clearance == "tall")
+        object.__setattr__(self, "forced_self_capture", self.self_capture == "only_if_forced")
+        object.__setattr__(self, "squeeze_normals", squeeze)
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any] | None = None, **changes: Any) -> AxiomOptions:
@@ -115,22 +129,11 @@ class AxiomOptions:
         are refused), then ``changes`` on top: ``AxiomOptions.from_values(allow_overhang=True)``.
         """
         merged = {**_DEFAULTS, **(values or {}), **changes}
-        unknown = sorted(set(merged) - {f.name for f in fields(cls)})
+        unknown = sorted(set(merged) - {f.name for f in fields(cls) if f.init})
         if unknown:
             raise ValueError(f"unknown Axiom option(s): {', '.join(unknown)}")
         return cls(**merged)
 
-    @property
-    def tall(self) -> bool:
-        """Whether sceptres are tall (reach two cells out)."""
-        return self.sceptre_clearance == "tall"
-
-    @property
-    def forced_self_capture(self) -> bool:
-        """Whether a self-capturing move is legal only when nothing else is."""
-        return self.self_capture == "only_if_forced"
-
     def squeezes(self, normal: int) -> bool:
         """Whether a diagonal step on a face with this normal can be squeezed shut."""
-        mode = self.diagonal_squeeze
-        return mode == "all_planes" or (mode == "top_only" and normal == ZP)
+        return bool(self.squeeze_normals >> normal & 1)

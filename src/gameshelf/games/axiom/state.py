@@ -173,9 +173,11 @@ class AxiomState(State):
         self._seen: dict[bytes, int] = {repetition_key(board, to_move): 1}
         self._seen_hex: dict[str, int] = {}
         # what undo() needs of each move applied to this state (shared with clones like the
-        # history): the move, the sceptres before it, the cube it lifted or eliminated, the
-        # result before it and the repetition key it counted (None: none counted)
-        self._undo: list[tuple[Move, list[tuple[int, int, int]], int, Outcome | None, bytes | None]]
+        # history): the move, the sceptres before it (None: a cube move), the cube it lifted or
+        # eliminated, the result before it and the repetition key it counted (None: none)
+        self._undo: list[
+            tuple[Move, list[tuple[int, int, int]] | None, int, Outcome | None, bytes | None]
+        ]
         self._undo = []
         self._owned = True
         self._cubes: Cubes | None = None
@@ -273,13 +275,16 @@ class AxiomState(State):
         mover = self.to_move
         board = self.board
         before = self.outcome
-        sceptres = list(board.sceptres)
-        value = board.cubes[source]
+        opts = self.game.options
         if kind == SCEPTRE:
-            self.outcome = move_sceptre(self.game.options, board, mover, source, target, extra)
+            sceptres: list[tuple[int, int, int]] | None = list(board.sceptres)
+            value = board.cubes[source]
+            self.outcome = move_sceptre(opts, board, mover, source, target, extra)
             if source in board.cubes:
                 value = 0  # not eliminated
         else:
+            sceptres = None  # a cube move leaves the sceptres where they are
+            value = board.cubes[source]
             move_cube(board, source, target, extra)
         self.to_move = mover = 1 - mover
         self.ply += 1
@@ -287,9 +292,9 @@ class AxiomState(State):
         self._cubes = self._sceptres = None
         key = None
         if self.outcome is None:
-            opts = self.game.options
             key = repetition_key(board, mover)
-            self._seen[key] = count = self._seen.get(key, 0) + 1
+            seen = self._seen
+            seen[key] = count = seen.get(key, 0) + 1
             if self._seen_hex:
                 count += self._seen_hex.get(key_digest(key), 0)
             if opts.repetition_draw and count >= opts.repetition_draw:
@@ -322,7 +327,8 @@ class AxiomState(State):
                 restore_cube(board, source, value)
         else:
             move_cube(board, target, source, value & 63)
-        board.sceptres[:] = sceptres
+        if sceptres is not None:
+            board.sceptres[:] = sceptres
         self.outcome = before
         self.to_move = 1 - self.to_move
         self.ply -= 1
