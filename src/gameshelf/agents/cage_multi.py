@@ -36,8 +36,10 @@ WIN = 10_000.0
 """A won line at ply 0 (wins sooner score higher, losses later score higher)."""
 PROVEN = WIN - 1000.0
 """Values beyond this are forced results."""
-DRAW_VALUE = -10.0
-"""A draw for the searching player: short of even, since a draw is not a win at the table."""
+DRAW_VALUE = -30.0
+"""A draw for the searching player, well short of even: a draw is not a win at the table, and
+at four players (16 cubies) the cage runs out often, so the search plays on from any position it
+judges better than that instead of dropping the last cubie or repeating."""
 TEMPERATURE = 30.0
 """Lead in threat points that maps to ``tanh(1)`` of the +-100 evaluation scale."""
 REPEAT_PENALTY = 40.0
@@ -55,6 +57,7 @@ class _Entry:
     value: float
     flag: int
     best: int | None
+    winner: int
 
 
 class CageParanoidAgent(Agent):
@@ -89,10 +92,14 @@ class CageParanoidAgent(Agent):
         self._me = 0
         self._deadline: float | None = None
         self._path_dependent = False
+        self._partial: tuple[float, int] | None = None
+        """Best value and move so far of the root iteration in progress."""
+        self._winner = -1
 
     # --- public ---------------------------------------------------------------------------
     def step(self, state: State) -> int:
-        """Deepen until the budget is spent; play the best move of the last finished depth."""
+        """Deepen until the budget is spent; play the best move of the last finished depth, or
+        of the unfinished one where a move has already beaten that (it is searched first)."""
         assert isinstance(state, CageState)
         self._me = state.current_player()
         self.nodes = 0
@@ -110,9 +117,11 @@ class CageParanoidAgent(Agent):
         best = order[0]
         self.completed_depth = 0
         for depth in range(1, self.max_depth + 1):
+            self._partial = None
             try:
                 value, move = self._root(state, order, depth)
             except _OutOfBudget:
+                best = self._partial_best(best)
                 break
             if value <= -PROVEN and self.completed_depth:
                 break  # "lost" only if the others all play for one of them: keep the last move
@@ -131,6 +140,14 @@ class CageParanoidAgent(Agent):
         helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
         return helper.analyse(state, seconds, top)
 
+    def _partial_best(self, best: int) -> int:
+        """The unfinished iteration's best move if it already searched the last depth's move
+        (always first) and is not lost there, else ``best``."""
+        partial = self._partial
+        if partial is not None and partial[0] > -PROVEN:
+            return partial[1]
+        return best
+
     # --- the search -----------------------------------------------------------------------
     def _root(self, state: CageState, order: list[int], depth: int) -> tuple[float, int]:
         """Best move and value at ``depth``; a move back to a position seen since the last drop
@@ -146,11 +163,14 @@ class CageParanoidAgent(Agent):
             if value > best_value:
                 best_value, best_move = value, action
             alpha = max(alpha, value)
+            self._partial = (best_value, best_move)
         return best_value, best_move
 
     def _search(self, state: CageState, depth: int, alpha: float, beta: float, ply: int) -> float:
-        """Paranoid value of ``state`` for the searching player (max at its turns, min else)."""
+        """Paranoid value of ``state`` for the searching player (max at its turns, min else);
+        :attr:`_winner` names the player a forced result goes to (``-1``: none)."""
         self._tick()
+        self._winner = -1
         if state.outcome is not None:
             return self._terminal_value(state, ply)
         if depth <= 0:
@@ -161,32 +181,45 @@ class CageParanoidAgent(Agent):
         if entry is not None:
             tt_move = entry.best
             if entry.depth >= depth:
+                self._winner = entry.winner
                 if entry.flag == EXACT:
                     return entry.value
                 if entry.flag == LOWER and entry.value >= beta:
                     return entry.value
                 if entry.flag == UPPER and entry.value <= alpha:
                     return entry.value
+                self._winner = -1
         outer = self._path_dependent
         self._path_dependent = False
         value, best = self._children(state, depth, alpha, beta, ply, tt_move)
         if not self._path_dependent:
             flag = UPPER if value <= alpha else LOWER if value >= beta else EXACT
-            self.table[key] = _Entry(depth, value, flag, best)
+            self.table[key] = _Entry(depth, value, flag, best, self._winner)
         self._path_dependent = outer or self._path_dependent
         return value
 
     def _children(
         self, state: CageState, depth: int, alpha: float, beta: float, ply: int, tt_move: int | None
     ) -> tuple[float, int | None]:
-        """The value of ``state``'s best child for its mover (paranoid) and that move."""
-        maximising = state.player == self._me
+        """The value of ``state``'s best child for its mover (paranoid) and that move.
+
+        Another player takes a move that forces a third player's line (their loss as much as
+        the searcher's) only when every move they have loses, unless a third player can already
+        complete a line by a drop (a threat the mover may overlook: the search blocks it)."""
+        mover = state.player
+        maximising = mover == self._me
+        rational = self.rational and not maximising and not self._third_threatens(state)
         best_value = -WIN - 1 if maximising else WIN + 1
-        best_move = None
+        best_move, best_winner = None, -1
+        given: list[tuple[float, int, int]] = []
         for action, child in self._replies(state, tt_move, ply, maximising):
             value = self._search(child, depth - 1, alpha, beta, ply + 1)
+            winner = self._winner
+            if rational and value <= -PROVEN and winner != mover:
+                given.append((value, action, winner))
+                continue
             if (value > best_value) if maximising else (value < best_value):
-                best_value, best_move = value, action
+                best_value, best_move, best_winner = value, action, winner
             if maximising:
                 alpha = max(alpha, value)
             else:
@@ -194,7 +227,20 @@ class CageParanoidAgent(Agent):
             if alpha >= beta:
                 self._remember_cutoff(action, ply, depth)
                 break
+        if best_move is None and given:
+            best_value, best_move, best_winner = min(given)
+        self._winner = best_winner if abs(best_value) >= PROVEN else -1
         return best_value, best_move
+
+    def _third_threatens(self, state: CageState) -> bool:
+        """Whether a player other than the mover and the searcher can complete a line by a
+        drop now."""
+        mover, me = state.player, self._me
+        return any(
+            drop_win(state, player) >= 0
+            for player in range(state.game.players)
+            if player not in (mover, me)
+        )
 
     def _replies(
         self, state: CageState, tt_move: int | None, ply: int, mine: bool
@@ -256,11 +302,11 @@ class CageParanoidAgent(Agent):
     def _terminal_value(self, state: CageState, ply: int) -> float:
         """A win of the searching player, any loss, or a draw (path-dependent when cubies are
         left: a repetition, the ply cap or simultaneous lines)."""
-        mine = state.returns()[self._me]
-        if mine > 0:
-            return WIN - ply
-        if mine < 0:
-            return -WIN + ply
+        returns = state.returns()
+        mine = returns[self._me]
+        if mine != 0:
+            self._winner = returns.index(1.0)
+            return WIN - ply if mine > 0 else -WIN + ply
         if any(state.left):
             self._path_dependent = True
         return DRAW_VALUE
