@@ -13,7 +13,13 @@ has_games() {
   .venv/bin/python -c 'import sys; from importlib.metadata import entry_points as e
 sys.exit(not e(group="gameshelf.games"))' 2>/dev/null
 }
+# Axiom's optional mypyc accelerator, rebuilt when its sources changed (needs mypyc, which the
+# dev extra brings, and a C compiler; without them it says so and the engine stays pure Python).
+build_accel() {
+  bash scripts/build-accel.sh >&2 || true
+}
 if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ] && has_games; then
+  build_accel
   exit 0
 fi
 python=${PYTHON:-python3}
@@ -37,3 +43,4 @@ touch "$stamp"
 if [ "$extra" = dev ]; then
   touch .venv/.installed-server
 fi
+build_accel

@@ -9,7 +9,10 @@ Measures, interleaved in rounds so that a change of machine load hits every row 
 * random-playout steps/s of our three games through the fast path (``legal_actions`` /
   ``apply_action``, chance outcomes drawn from ``chance_outcomes``), and of Axiom with each
   of ``sceptre_clearance=tall``, ``allow_overhang=true`` and ``require_connected=true``
-  (compared with Axiom's default);
+  (compared with Axiom's default); Axiom runs as ``gameshelf.load`` gives it (compiled by
+  its mypyc accelerator when that is built for the current sources, see
+  :mod:`gameshelf.games.axiom.accel`) and once more in pure Python (``axiom-pure``), both
+  against chess;
 * the same loop over OpenSpiel's C++ ``connect_four``, ``chess``, ``backgammon`` and its Python
   ``python_tic_tac_toe``, driven from Python;
 * our games through our OpenSpiel adapter (``gameshelf_cage`` ...);
@@ -56,6 +59,8 @@ AXIOM_VARIANTS = (
     "axiom(allow_overhang=true)",
     "axiom(require_connected=true)",
 )
+AXIOM_PURE = "axiom-pure"
+"""The row of Axiom's pure-Python engine (the accelerator's fallback), measured beside it."""
 UCT_C = 1.4
 
 _REF = "playout/openspiel/"
@@ -67,7 +72,8 @@ TARGETS: tuple[tuple[str, str, str, float], ...] = (
         "playout/openspiel/connect_four",
         0.3,
     ),
-    ("Axiom fast path vs C++ chess", "playout/ours/axiom", f"{_REF}chess", 0.15),
+    ("Axiom (accelerated if built) vs C++ chess", "playout/ours/axiom", f"{_REF}chess", 0.15),
+    ("Axiom pure Python vs C++ chess", f"playout/ours/{AXIOM_PURE}", f"{_REF}chess", 0.15),
     *(
         (f"{v} vs Axiom's default", f"playout/ours/{v}", "playout/ours/axiom", 0.8)
         for v in AXIOM_VARIANTS
@@ -170,6 +176,22 @@ def _our_factory(name: str) -> Callable[[], Any]:
     game = gameshelf.load(name)
     counter = iter(range(1 << 62))
     return lambda: game.new_initial_state(seed=next(counter))
+
+
+def _axiom_pure_factory() -> Callable[[], Any]:
+    """New states of Axiom's default game from the pure-Python copy of the package."""
+    from gameshelf.games.axiom import accel
+
+    game = accel.pure_package().make_game({})
+    counter = iter(range(1 << 62))
+    return lambda: game.new_initial_state(seed=next(counter))
+
+
+def axiom_engine() -> str:
+    """Which engine ``gameshelf.load("axiom")`` runs: ``mypyc`` or ``python (why)``."""
+    from gameshelf.games.axiom import accel
+
+    return accel.backend if not accel.reason else f"{accel.backend} ({accel.reason})"
 
 
 def _spiel_factory(name: str) -> Callable[[], Any]:
@@ -335,6 +357,12 @@ class Settings:
     mcts_sims: int
     memory_steps: int
     seed: int = 1
+    only: tuple[str, ...] = ()
+    """Measure only the rows whose key contains one of these words (all when empty)."""
+
+    def wants(self, key: str) -> bool:
+        """Whether the row ``key`` is measured in this run."""
+        return not self.only or any(word in key for word in self.only)
 
 
 QUICK = Settings(rounds=2, seconds=0.7, mcts_seconds=1.0, mcts_sims=8, memory_steps=200)
@@ -364,7 +392,10 @@ def describe_failure(exc: BaseException) -> str:
 
 
 def _prepare(rows: list[Row], key: str, make: Callable[..., Any], *args: Any) -> Any:
-    """``make(*args)``, or ``None`` with the row marked missing (module absent or broken)."""
+    """``make(*args)``, or ``None`` with the row marked missing (module absent or broken);
+    ``None`` too for a row this run leaves out (see :attr:`Settings.only`)."""
+    if not any(r.key == key for r in rows):
+        return None
     try:
         return make(*args)
     except Exception as exc:
@@ -378,9 +409,13 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
     rows: list[Row] = []
     playouts: dict[str, Any] = {}
     searches: dict[str, Any] = {}
-    variants = AXIOM_VARIANTS if "axiom" in GAMES else ()
+    variants = (AXIOM_PURE, *AXIOM_VARIANTS) if "axiom" in GAMES else ()
+    engine = axiom_engine().partition(" ")[0]
     for name in (*GAMES, *variants):
-        rows.append(Row(f"playout/ours/{name}", "playout", f"{name} (gameshelf)", "steps/s"))
+        label = f"{name} (gameshelf)"
+        if name == "axiom" or name.startswith("axiom("):
+            label = f"{name} (gameshelf, {engine})"
+        rows.append(Row(f"playout/ours/{name}", "playout", label, "steps/s"))
     for name in OPENSPIEL_GAMES:
         lang = "Python" if name.startswith("python_") else "C++"
         rows.append(
@@ -395,6 +430,7 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
         rows.append(
             Row(f"mcts/openspiel/{name}", "mcts", f"{MCTS_GAMES[name]} MCTSBot (adapter)", "sims/s")
         )
+    rows = [row for row in rows if settings.wants(row.key)]
     for name in GAMES:
         playouts[f"playout/ours/{name}"] = _prepare(
             rows, f"playout/ours/{name}", _our_factory, name
@@ -419,8 +455,9 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             settings.seed,
         )
     for name in variants:
+        factory = _axiom_pure_factory if name == AXIOM_PURE else _our_factory
         playouts[f"playout/ours/{name}"] = _prepare(
-            rows, f"playout/ours/{name}", _our_factory, name
+            rows, f"playout/ours/{name}", factory, *(() if name == AXIOM_PURE else (name,))
         )
     for name in OPENSPIEL_GAMES:
         playouts[f"playout/openspiel/{name}"] = _prepare(
@@ -450,6 +487,8 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
                 row.missing = describe_failure(exc)
                 searches[row.key] = None
     for name in GAMES:
+        if not settings.wants(f"memory/peak/{name}"):
+            continue
         log(f"memory {name}")
         try:
             rows.extend(memory_rows(name, settings.memory_steps, settings.seed))
@@ -501,6 +540,8 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
     }
+    if "axiom" in GAMES:
+        info["axiom_engine"] = axiom_engine()
     try:
         info["load_average"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:
@@ -526,21 +567,23 @@ def _fmt(value: float | None, unit: str) -> str:
 
 def table(report: dict[str, Any]) -> str:
     """The plain-text table: every row, then every ratio against its target."""
-    lines = [f"{'row':44} {'value':>14} unit"]
+    lines = [f"{'row':50} {'value':>14} unit"]
     for row in report["rows"]:
         text = _fmt(row["value"], row["unit"])
         note = f"  ({row['missing']})" if row["missing"] else ""
-        lines.append(f"{row['label']:44} {text:>14} {row['unit']}{note}")
+        lines.append(f"{row['label']:50} {text:>14} {row['unit']}{note}")
     lines.append("")
-    lines.append(f"{'ratio (same run)':52} {'measured':>9} {'target':>7}  verdict")
+    lines.append(f"{'ratio (same run)':58} {'measured':>9} {'target':>7}  verdict")
     for r in report["ratios"]:
         measured = "missing" if r["ratio"] is None else f"{r['ratio']:.3f}"
         verdict = "missing" if r["met"] is None else ("met" if r["met"] else "NOT met")
-        lines.append(f"{r['name']:52} {measured:>9} {r['target']:>7.2f}  {verdict}")
+        lines.append(f"{r['name']:58} {measured:>9} {r['target']:>7.2f}  {verdict}")
     lines.extend(skipped_lines(report))
     load = report["machine"].get("load_average")
     lines.append("")
     lines.append(f"machine: {report['machine']['cpus']} CPUs, load average {load}")
+    if "axiom_engine" in report["machine"]:
+        lines.append(f"axiom engine: {report['machine']['axiom_engine']}")
     return "\n".join(lines)
 
 
@@ -599,6 +642,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mcts-seconds", type=float, help="seconds per MCTS row per round")
     parser.add_argument("--mcts-sims", type=int, help="simulations per search")
     parser.add_argument("--memory-steps", type=int, help="playout steps traced for memory")
+    parser.add_argument(
+        "--only",
+        metavar="WORDS",
+        help="measure only rows whose key contains one of these comma-separated words "
+        "(e.g. playout/ours/axiom,openspiel/chess: Axiom's playout rows and chess)",
+    )
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -610,6 +659,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         mcts_seconds=args.mcts_seconds or base.mcts_seconds,
         mcts_sims=args.mcts_sims or base.mcts_sims,
         memory_steps=args.memory_steps or base.memory_steps,
+        only=tuple(word for word in (args.only or "").split(",") if word),
     )
 
 

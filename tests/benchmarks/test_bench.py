@@ -31,7 +31,8 @@ def load_bench() -> ModuleType:
 
 def expected_keys(bench: ModuleType) -> set[str]:
     keys = {f"playout/ours/{g}" for g in bench.GAMES}
-    keys |= {f"playout/ours/{v}" for v in bench.AXIOM_VARIANTS if "axiom" in bench.GAMES}
+    if "axiom" in bench.GAMES:
+        keys |= {f"playout/ours/{v}" for v in (bench.AXIOM_PURE, *bench.AXIOM_VARIANTS)}
     keys |= {f"playout/adapter/{g}" for g in bench.GAMES}
     keys |= {f"playout/openspiel/{g}" for g in bench.OPENSPIEL_GAMES}
     keys |= {f"mcts/{who}/{g}" for who in ("ours", "openspiel") for g in bench.GAMES}
@@ -56,7 +57,7 @@ def test_tiny_run_reports_every_row_ratio_and_chart(
             assert row["count"] > 0 and row["seconds"] > 0
             assert row["value"] == pytest.approx(row["count"] / row["seconds"], rel=1e-3)
     assert rows["memory/state/axiom"]["pickle_bytes_less_game"] > 0
-    assert len(report["ratios"]) == 12
+    assert len(report["ratios"]) == 13
     for ratio in report["ratios"]:
         ours, reference = rows[ratio["ours"]]["value"], rows[ratio["reference"]]["value"]
         assert ratio["ratio"] == pytest.approx(ours / reference)
@@ -68,6 +69,31 @@ def test_tiny_run_reports_every_row_ratio_and_chart(
     for row in rows.values():
         assert row["label"] in printed
     assert "met" in printed
+    engine = report["machine"]["axiom_engine"]
+    assert f"axiom engine: {engine}" in printed
+    assert rows["playout/ours/axiom"]["label"] == f"axiom (gameshelf, {engine.split()[0]})"
+
+
+def test_axiom_runs_as_loaded_and_in_pure_python_both_against_chess(tmp_path: Path) -> None:
+    """``--only`` keeps Axiom's playout rows and chess; both Axiom engines get a verdict."""
+    bench = load_bench()
+    out = tmp_path / "bench.json"
+    only = ["--only", "playout/ours/axiom,openspiel/chess"]
+    assert bench.main([*TINY, *only, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    rows = {row["key"]: row for row in report["rows"]}
+    assert "playout/ours/axiom-pure" in rows and "playout/openspiel/chess" in rows
+    assert not any(k.startswith(("playout/ours/cage", "playout/adapter", "memory")) for k in rows)
+    against_chess = {
+        r["ours"]: r for r in report["ratios"] if r["reference"] == "playout/openspiel/chess"
+    }
+    assert set(against_chess) == {"playout/ours/axiom", "playout/ours/axiom-pure"}
+    for ours, ratio in against_chess.items():
+        assert ratio["target"] == 0.15
+        assert ratio["ratio"] == pytest.approx(
+            rows[ours]["value"] / rows["playout/openspiel/chess"]["value"]
+        )
+        assert ratio["met"] is (ratio["ratio"] >= 0.15)
 
 
 def test_a_row_that_cannot_start_is_reported_missing(

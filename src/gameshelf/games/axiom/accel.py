@@ -45,12 +45,13 @@ reason = "not looked for yet"
 """Why the pure-Python modules are in use (empty when the compiled ones are)."""
 
 
-def source_hash() -> str:
-    """SHA-256 over the package's ``.py`` sources and the interpreter's extension ABI: a
-    build is used only for exactly these sources on this kind of interpreter."""
+def source_hash(folder: Path = _HERE) -> str:
+    """SHA-256 over the package's ``.py`` sources (those of ``folder``) and the interpreter's
+    extension ABI: a build is used only for exactly these sources on this kind of
+    interpreter."""
     digest = hashlib.sha256()
     digest.update(importlib.machinery.EXTENSION_SUFFIXES[0].encode())
-    for path in sorted(_HERE.glob("*.py")):
+    for path in sorted(folder.glob("*.py")):
         digest.update(path.name.encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -88,25 +89,31 @@ class _Finder(importlib.abc.MetaPathFinder):
 _finder: _Finder | None = None
 
 
+def find_build(root: Path | None = None) -> tuple[dict[str, Path] | None, str]:
+    """``(module name → extension file, "")`` of the build of the current sources under
+    ``root`` (default :func:`accel_root`), or ``(None, why there is none)``."""
+    folder = build_dir(root)
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None, "accelerator not built for these sources: scripts/build-accel.sh"
+    if manifest.get("hash") != source_hash():
+        return None, "the build found is of other sources"
+    return {name: folder / file for name, file in manifest["modules"].items()}, ""
+
+
 def install() -> str:
-    """Use the build of the current sources, if there is one (called by the package's
-    ``__init__`` before anything imports the compiled modules); returns :data:`backend`."""
+    """Use the build of the current sources, if there is one (called when the package is
+    imported, before anything imports the compiled modules); returns :data:`backend`."""
     global backend, reason, _finder
-    if _finder is not None or backend == "mypyc":
+    if _finder is not None:
         return backend
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         reason = f"{PURE_ENV} is set"
         return backend
-    try:
-        folder = build_dir()
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, ValueError):
-        reason = "not built for these sources (python -m gameshelf.games.axiom.accel build)"
+    paths, reason = find_build()
+    if paths is None:
         return backend
-    if manifest.get("hash") != source_hash():
-        reason = "the build is of other sources"
-        return backend
-    paths = {name: folder / file for name, file in manifest["modules"].items()}
     _finder = _Finder(paths)
     sys.meta_path.insert(0, _finder)
     try:
@@ -119,7 +126,7 @@ def install() -> str:
             sys.modules.pop(name, None)
         reason = f"the build did not load ({type(exc).__name__}: {exc})"
         return backend
-    backend, reason = "mypyc", ""
+    backend = "mypyc"
     return backend
 
 
@@ -199,7 +206,16 @@ def build(root: Path | None = None, log: bool = True) -> Path | None:
         except OSError:  # built at the same time by someone else
             shutil.rmtree(staging, ignore_errors=True)
     say(f"built {target}")
+    _prune(target.parent, keep=3)
     return target
+
+
+def _prune(root: Path, keep: int) -> None:
+    """Remove all but the ``keep`` newest builds (older sources' builds are never used)."""
+    builds = [p for p in root.glob("axiom-*") if "." not in p.name]
+    builds.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in builds[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _parent(target: Path) -> Path:
