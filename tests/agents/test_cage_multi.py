@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameshelf.agents.cage_multi import CageParanoidAgent
+from gameshelf.agents.cage_multi import PROVEN, CageParanoidAgent
 from gameshelf.agents.cage_search import decisive_moves, drop_win
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.registry import load
@@ -112,3 +112,23 @@ def test_the_multi_player_levels_use_it(game_string: str) -> None:
 def test_refuses_other_games() -> None:
     with pytest.raises(ValueError, match="plays the Cage, not axiom"):
         CageParanoidAgent(load("axiom"))
+
+
+COALITION = ["W2", "T2+", "G6", "W0", "R4"]
+"""Player 3 to move: if players 1 and 2 played as one side, one of them would force a line
+within two plies whatever player 3 does; each of them would be giving the other the game."""
+
+
+def test_the_others_are_not_assumed_to_give_each_other_the_game() -> None:
+    state = position(COALITION)
+    rational = CageParanoidAgent(state.game, 1, node_budget=10**6, max_depth=4)
+    rational.step(state)
+    assert rational.completed_depth == 4 and rational.last_value > -PROVEN
+    paranoid = CageParanoidAgent(state.game, 1, node_budget=10**6, max_depth=4, rational=False)
+    paranoid.step(state)
+    # against a coalition every move is lost at depth 3: it keeps its depth-2 move
+    assert paranoid.completed_depth == 2
+    assert paranoid._root(state, state.legal_actions(), 3)[0] <= -PROVEN
+    fresh = CageParanoidAgent(state.game, 1)  # searching for player 1
+    assert not fresh._third_threatens(position(["W0"]))
+    assert fresh._third_threatens(position(NEXT_THREATENS[:5]))  # red's drop, blue to move
