@@ -114,7 +114,7 @@ class Board:
     def reindex(self) -> None:
         """Rank the cubes again after one moved or left (ranks are sorted cell order)."""
         self.cells = cells = sorted(self.cubes)
-        self.rank = {cell: index for index, cell in enumerate(cells)}
+        self.rank = dict(zip(cells, range(len(cells)), strict=True))
         self.pieces = -1
 
     def copy(self) -> Board:
