@@ -190,7 +190,8 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
         d = _FIRST[entry & 63]  # the anchor, inlined from _key (every entry has a neighbour)
         far_keys.append(entry | (rank[t + STEP[d]] * 6 + (d ^ 1) + 1) << 13)
     far_keys.sort()  # by anchor code: each lifted cube's far ids come out ascending
-    flat: list[list[int] | None] = [None, None]
+    flat: list[list[int] | None] = [None, None]  # per number of domes: the far ids
+    parts: list[list[tuple[int, ...]]] = [[], []]  # and each far key's share of them
     ids: list[int] = []
     for code in sources:  # by rank: each lifted cube's ids lie above the one's before
         source = code >> 5
@@ -201,17 +202,18 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
         if split is None:
             rel = flat[domes - 1]
             if rel is None:
-                rel = flat[domes - 1] = _far_ids(opts, memo, domes, far_keys)
+                rel = flat[domes - 1] = _far_ids(opts, memo, domes, far_keys, parts[domes - 1])
             block = [offset + x for x in rel]
         else:
+            shares = parts[domes - 1]
+            if flat[domes - 1] is None:
+                flat[domes - 1] = _far_ids(opts, memo, domes, far_keys, shares)
             block = []
-            for key in far_keys:
-                anchor = (key >> 13) - 1  # the target: anchor cube + anchor direction
-                if not connection_problem(split, cells[anchor // 6] + STEP[anchor % 6]):
-                    found = memo.get(key)
-                    if found is None:
-                        found = _fill(opts, memo, domes, key)
-                    block += [offset + x for x in found]
+            for i in range(len(far_keys)):
+                share = shares[i]
+                anchor = (far_keys[i] >> 13) - 1  # the target: anchor cube + direction
+                if share and not connection_problem(split, cells[anchor // 6] + STEP[anchor % 6]):
+                    block += [offset + x for x in share]
         near = False
         for i in range(len(near_cells)):
             t = near_cells[i]
@@ -235,14 +237,20 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
 
 
 def _far_ids(
-    opts: AxiomOptions, memo: dict[int, tuple[int, ...]], domes: int, keys: list[int]
+    opts: AxiomOptions,
+    memo: dict[int, tuple[int, ...]],
+    domes: int,
+    keys: list[int],
+    shares: list[tuple[int, ...]],
 ) -> list[int]:
-    """The ids (less the row offset) of the target keys ``keys`` for a cube of ``domes``."""
+    """The ids (less the row offset) of the target keys ``keys`` for a cube of ``domes``;
+    each key's own ids are appended to ``shares``."""
     rel: list[int] = []
     for key in keys:
         found = memo.get(key)
         if found is None:
             found = _fill(opts, memo, domes, key)
+        shares.append(found)
         rel += found
     return rel
 
