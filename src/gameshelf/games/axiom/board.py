@@ -584,19 +584,23 @@ def splitting(board: Board, source: int) -> Split | None:
     if _locally_joined(cubes, source):
         return None
     label = components(c for c in cubes if c != source)
-    after = max(label.values(), default=-1) + 1
-    if after <= 1:
-        return None  # one piece (or none) left: nothing to split
-    before = pieces(board)
-    if after <= before:
-        return None
+    # Putting the lifted cube back joins the groups next to it into one: with k of them,
+    # before = after - k + 1, so a target must touch after - before + 1 = k groups.
+    around = 0
+    for offset in STEP:
+        group = label.get(source + offset)
+        if group is not None:
+            around |= 1 << group
+    need = around.bit_count()
+    if need <= 1:
+        return None  # not a cut cube: every placement keeps the number of pieces
     touches: dict[int, int] = {}
     for cell, group in label.items():
         bit = 1 << group
         for offset in STEP:
             t = cell + offset
             touches[t] = touches.get(t, 0) | bit
-    return touches, after - before + 1
+    return touches, need
 
 
 def connection_problem(split: Split | None, target: int) -> str:
