@@ -441,10 +441,13 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         self._path_dependent = False
 
     def step(self, state: State) -> int:
-        """Search ``state`` afresh: the table is cleared, since a draw's worth depends on who
-        searches (:data:`CONTEMPT`) and repetition draws on the game's history."""
-        self.table.clear()
-        self._me = state.current_player()
+        """Search ``state``, reusing the table of earlier moves (it holds no value a repetition
+        decided) unless the searching seat changed: a draw's worth depends on who searches
+        (:data:`CONTEMPT`)."""
+        me = state.current_player()
+        if me != self._me:
+            self.table.clear()
+        self._me = me
         self._path_dependent = False
         return super().step(state)
 
