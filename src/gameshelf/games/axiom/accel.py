@@ -1,13 +1,14 @@
 """The optional compiled accelerator of Axiom's engine: the same source, compiled with mypyc.
 
 ``board.py`` and ``actions.py`` (the rules and the move generator) are plain, typed Python.
-``python -m gameshelf.games.axiom.accel build`` copies the package's sources into a temporary
-tree, compiles those two modules with mypyc under their own names and stores the extension
-modules out of the source tree, in a folder named after the SHA-256 of the package's sources
-(:func:`source_hash`). When the package is imported, :func:`install` looks for the folder of
-the *current* sources: when it is there, the two modules load from it; when the sources
-changed since the build (or there was never one), the pure-Python modules load, so a checkout
-never runs compiled code older than its ``.py`` files. ``GAMESHELF_PURE=1`` forces pure Python.
+``scripts/build-accel.sh`` (run by ``scripts/setup-venv.sh``) copies the package's sources into
+a temporary tree, compiles those two modules with mypyc under their own names and stores the
+extension modules out of the source tree, in a folder named after the SHA-256 of the package's
+sources (:func:`source_hash`). When the package is imported, :func:`install` looks for the
+folder of the *current* sources: when it is there, the two modules load from it; when the
+sources changed since the build (or there was never one), the pure-Python modules load, so a
+checkout never runs compiled code older than its ``.py`` files. ``GAMESHELF_PURE=1`` forces
+pure Python.
 
 The build never fails its caller: without mypyc or a C compiler it says why and exits 0.
 """
@@ -250,7 +251,7 @@ def _collect(work: Path) -> dict[str, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gameshelf.games.axiom.accel build | status``; always 0 for ``build``."""
+    """``build`` or ``status`` (what ``scripts/build-accel.sh`` runs); always 0 for ``build``."""
     args = sys.argv[1:] if argv is None else argv
     command = args[0] if args else "status"
     if command == "build":
@@ -264,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         why = f" ({real.reason})" if real.reason else ""
         print(f"axiom engine: {real.backend}{why}; builds in {accel_root()}")
         return 0
-    print("usage: python -m gameshelf.games.axiom.accel [build | status]", file=sys.stderr)
+    print("usage: scripts/build-accel.sh (build, then status)", file=sys.stderr)
     return 2
 
 
