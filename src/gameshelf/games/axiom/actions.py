@@ -16,7 +16,7 @@ within one state, which the conformance checks verify. The generator asks the ru
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from .board import (
     STEP,
@@ -177,16 +177,20 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
             special[source + offset] = 2
     for cell in closed_cells(opts, board):
         special[cell] = 1
-    far_keys: list[int] = []
+    # (the cells and keys typed Any stay the int objects they are: compiled, a lookup with an
+    # int-typed value would box it into a new object first)
+    entries: dict[Any, int] = board.entries
+    far_keys: list[Any] = []
     near_cells: list[int] = []
     near_entries: list[int] = []
-    for t, entry in board.entries.items():
-        kind = special.get(t, 0)
+    for obj, entry in entries.items():
+        kind = special.get(obj, 0)
         if kind:
             if kind == 2:
-                near_cells.append(t)
+                near_cells.append(obj)
                 near_entries.append(entry)
             continue
+        t: int = obj
         d = _FIRST[entry & 63]  # the anchor, inlined from _key (every entry has a neighbour)
         far_keys.append(entry | (rank[t + STEP[d]] * 6 + (d ^ 1) + 1) << 13)
     far_keys.sort()  # by anchor code: each lifted cube's far ids come out ascending
@@ -211,7 +215,8 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
             block = []
             for i in range(len(far_keys)):
                 share = shares[i]
-                anchor = (far_keys[i] >> 13) - 1  # the target: anchor cube + direction
+                far: int = far_keys[i]
+                anchor = (far >> 13) - 1  # the target: anchor cube + direction
                 if share and not connection_problem(split, cells[anchor // 6] + STEP[anchor % 6]):
                     block += [offset + x for x in share]
         near = False
@@ -240,11 +245,11 @@ def _far_ids(
     opts: AxiomOptions,
     memo: dict[int, tuple[int, ...]],
     domes: int,
-    keys: list[int],
+    keys: list[Any],
     shares: list[tuple[int, ...]],
 ) -> list[int]:
-    """The ids (less the row offset) of the target keys ``keys`` for a cube of ``domes``;
-    each key's own ids are appended to ``shares``."""
+    """The ids (less the row offset) of the target keys ``keys`` (int objects, looked up as
+    they are) for a cube of ``domes``; each key's own ids are appended to ``shares``."""
     rel: list[int] = []
     for key in keys:
         found = memo.get(key)
