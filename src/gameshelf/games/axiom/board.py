@@ -203,13 +203,22 @@ def face_problem(
     value = cubes.get(cell)
     if value is None:
         return NO_CUBE
+    air = cell + STEP[face]
+    if not value >> face & 1 and air & 31 and air in cubes:
+        return COVERED
+    return open_face_problem(value, cell, face, taken, other_air)
+
+
+def open_face_problem(
+    value: int, cell: int, face: int, taken: set[int], other_air: set[int]
+) -> str:
+    """:func:`face_problem` of face ``face`` of the cube ``value`` at ``cell`` whose air cell
+    is known to hold no cube (as on a sceptre's walk, see :func:`sceptre_faces`)."""
     if value >> face & 1:
         return DOME
     air = cell + STEP[face]
     if not air & 31:  # z = 0: the table
         return ON_TABLE
-    if air in cubes:
-        return COVERED
     if cell << 3 | face in taken:
         return TAKEN
     if air in other_air:
@@ -267,23 +276,29 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
     # (face, heading) states of long walks, shared by the four headings: from a state reached
     # before, a walk goes on exactly as it did then, so it may stop there
     seen: set[int] = set()
+    # Each step's face has an empty air cell: the air cell of the face before (round an inside
+    # corner), the empty corner cell (flat), or the empty cell ahead (round an outside corner).
+    v0 = cubes[p0]
     for heading in PERPENDICULAR[n0]:
-        p, n, h = p0, n0, heading
+        p, n, h, value = p0, n0, heading, v0
         steps = 0
         while True:
             ahead = p + step[h]
             if not ahead & ZMASK:
                 break
             corner = ahead + step[n]
-            if corner in cubes:
+            found_value = cubes.get(corner)
+            if found_value is not None:
                 if not concave:
                     break
-                p, n, h = corner, h ^ 1, n
-            elif ahead in cubes:
-                p = ahead
+                p, n, h, value = corner, h ^ 1, n, found_value
             else:
-                n, h = h, n ^ 1
-            if face_problem(cubes, p, n, taken, blocking):
+                found_value = cubes.get(ahead)
+                if found_value is not None:
+                    p, value = ahead, found_value
+                else:
+                    n, h = h, n ^ 1
+            if open_face_problem(value, p, n, taken, blocking):
                 break
             steps += 1
             if steps > 12:  # only a walk round a loop gets this long
