@@ -147,8 +147,10 @@ def _sources(opts: AxiomOptions, board: Board, me: int) -> list[int]:
     cubes = board.cubes
     held = holders(board)
     sources: list[int] = []
-    for r, cell in enumerate(board.cells):
-        value = cubes[cell]
+    objects: list[Any] = board.cells  # (int objects, looked up as they are)
+    for r, obj in enumerate(objects):
+        value = cubes[obj]
+        cell: int = obj
         # (the colour test first only to skip the call: lift_problem makes it too)
         if value >> 6 == me and not lift_problem(opts, board, cell, me, held):
             mask = value & 63

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from hashlib import blake2b
 from struct import Struct
-from typing import Final
+from typing import Any, Final
 
 from .geometry import ALL_DIRS, DIAGONALS, PERPENDICULAR, Cell, Cubes, Sceptre, masks_for
 from .options import AxiomOptions
@@ -114,7 +114,10 @@ class Board:
     def reindex(self) -> None:
         """Rank the cubes again after one moved or left (ranks are sorted cell order)."""
         self.cells = cells = sorted(self.cubes)
-        self.rank = dict(zip(cells, range(len(cells)), strict=True))
+        # (the cells typed Any stay the int objects they are: compiled, an int-typed key would
+        # be boxed into a new object for each entry)
+        objects: list[Any] = cells
+        self.rank = {cell: index for index, cell in enumerate(objects)}
         self.pieces = -1
 
     def copy(self) -> Board:
@@ -140,13 +143,16 @@ def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: in
     entries.pop(cell, None)
     for e in range(6):
         t = cell + STEP[e]
-        if not t & ZMASK or t in cubes:
+        if not t & ZMASK:
+            continue
+        key: Any = t  # (boxed once for the three lookups, when compiled)
+        if key in cubes:
             continue
         back = 1 << (e ^ 1)  # from t to the cube
-        old = entries.get(t)
+        old = entries.get(key)
         if old is None:
             old = GROUND if t & ZMASK == 1 else 0
-        entries[t] = old | back | (back << 6 if value >> e & 1 else 0)
+        entries[key] = old | back | (back << 6 if value >> e & 1 else 0)
 
 
 def surroundings(cubes: dict[int, int], cell: int) -> int:
@@ -163,17 +169,17 @@ def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
     """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
     entry = surroundings(cubes, cell)
     for e in range(6):
-        t = cell + STEP[e]
-        if t in cubes:
+        key: Any = cell + STEP[e]  # (boxed once for the three lookups, when compiled)
+        if key in cubes:
             continue
-        old = entries.get(t)
+        old = entries.get(key)
         if old is not None:
             back = 1 << (e ^ 1)
             old &= ~(back | back << 6)
             if old & 63:
-                entries[t] = old
+                entries[key] = old
             else:
-                del entries[t]
+                del entries[key]
     if entry & 63:
         entries[cell] = entry
 
