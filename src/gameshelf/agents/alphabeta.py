@@ -20,10 +20,12 @@ from .evaluators import Evaluator, KeyFn, evaluator_for, key_for
 
 WIN = 10_000.0
 EXACT, LOWER, UPPER = 0, 1, 2
+"""What a table value bounds: the exact value, a lower bound, an upper bound (every search
+of this package shares them)."""
 
 
-class _OutOfBudget(Exception):
-    """Raised inside the search when the node or time budget is spent."""
+class OutOfBudget(Exception):
+    """Raised inside a search when its node or time budget is spent."""
 
 
 @dataclass
@@ -84,7 +86,7 @@ class AlphaBetaAgent(Agent):
         for depth in range(1, self.max_depth + 1):
             try:
                 value, move = self._root(state, order, depth)
-            except _OutOfBudget:
+            except OutOfBudget:
                 break
             best, self.last_value, self.completed_depth = move, value, depth
             order.remove(move)
@@ -178,10 +180,10 @@ class AlphaBetaAgent(Agent):
     def _tick(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_budget:
-            raise _OutOfBudget
+            raise OutOfBudget
         deadline = self._deadline
         if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
 
 
 def _previous_axiom_hard(game: Game, seed: int | None) -> Agent:

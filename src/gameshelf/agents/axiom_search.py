@@ -30,6 +30,7 @@ import time
 
 from gameshelf.core.game import Game, State
 
+from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget
 from .analysis import PV_LIMIT, MoveAnalysis
 from .axiom_eval import (
     DEFAULT_WEIGHTS,
@@ -47,7 +48,6 @@ WIN = 1_000_000
 MATE_BOUND = WIN - 1_000
 """Scores beyond this (either sign) are proven results."""
 INFINITY = WIN + 1
-EXACT, LOWER, UPPER = 0, 1, 2
 MAX_EXTENSIONS = 3
 """Threat extensions allowed on one path (they stop a leaf being judged mid-exchange)."""
 VALUE_SCALE = 250.0
@@ -55,10 +55,6 @@ VALUE_SCALE = 250.0
 TABLE_LIMIT = 150_000
 """Entries kept in the transposition table before it is emptied between moves (an entry is a
 position digest, a repetition count and four numbers: about 40 MB at the limit)."""
-
-
-class _OutOfBudget(Exception):
-    """Raised inside the search when the time or node budget is spent."""
 
 
 class AxiomSearchAgent(Agent):
@@ -191,7 +187,7 @@ class AxiomSearchAgent(Agent):
         for depth in range(1, self.max_depth + 1):
             try:
                 self._root(state, order, depth, multipv, scores)
-            except _OutOfBudget:
+            except OutOfBudget:
                 # moves already searched at this depth with better scores are proven better
                 partial = sorted(((a, scores[a]) for a in self._searched), key=lambda p: -p[1])
                 if not self.completed_depth:
@@ -248,11 +244,11 @@ class AxiomSearchAgent(Agent):
     ) -> int:
         """Negamax score of ``state`` for its player to move, within (alpha, beta)."""
         if self.nodes >= self._budget:
-            raise _OutOfBudget
+            raise OutOfBudget
         self.nodes += 1
         deadline = self._deadline
         if deadline is not None and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
         if state.is_terminal():
             return self._terminal(state, ply)
         mover = state.to_move  # type: ignore[attr-defined]

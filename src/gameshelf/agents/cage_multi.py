@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
 
+from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget
 from .base import Agent
 from .cage_search import TO_MOVE_WINS, decisive_moves, drop_win, threat_scores
 from .evaluators import cage_key
@@ -44,11 +45,6 @@ TEMPERATURE = 30.0
 """Lead in threat points that maps to ``tanh(1)`` of the +-100 evaluation scale."""
 REPEAT_PENALTY = 40.0
 """What a root move back to an already seen position costs (the horizon misses threefold)."""
-EXACT, LOWER, UPPER = 0, 1, 2
-
-
-class _OutOfBudget(Exception):
-    """The node or time budget is spent."""
 
 
 @dataclass
@@ -120,7 +116,7 @@ class CageParanoidAgent(Agent):
             self._partial = None
             try:
                 value, move = self._root(state, order, depth)
-            except _OutOfBudget:
+            except OutOfBudget:
                 best = self._partial_best(best)
                 break
             if value <= -PROVEN and self.completed_depth:
@@ -332,10 +328,10 @@ class CageParanoidAgent(Agent):
     def _tick(self) -> None:
         self.nodes += 1
         if self.nodes > self.node_budget:
-            raise _OutOfBudget
+            raise OutOfBudget
         deadline = self._deadline
         if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
 
 
 def _repeats(state: CageState) -> bool:
