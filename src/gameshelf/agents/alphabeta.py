@@ -28,6 +28,34 @@ class OutOfBudget(Exception):
     """Raised inside a search when its node or time budget is spent."""
 
 
+class SearchBookkeeping:
+    """What the alpha-beta searches share: the node and time budget, and the killer moves and
+    history scores that cutoffs leave for move ordering. A search sets these attributes."""
+
+    nodes: int
+    node_budget: int
+    _deadline: float | None
+    killers: dict[int, list[int]]
+    history_score: dict[int, int]
+
+    def _tick(self) -> None:
+        """Count a node; :class:`OutOfBudget` when the nodes or the time are spent."""
+        self.nodes += 1
+        if self.nodes > self.node_budget:
+            raise OutOfBudget
+        deadline = self._deadline
+        if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
+            raise OutOfBudget
+
+    def _remember_cutoff(self, action: int, ply: int, depth: int) -> None:
+        """Keep ``action`` as a killer at ``ply`` and raise its history score."""
+        killers = self.killers.setdefault(ply, [])
+        if action not in killers:
+            killers.insert(0, action)
+            del killers[2:]
+        self.history_score[action] = self.history_score.get(action, 0) + depth * depth
+
+
 @dataclass
 class _Entry:
     depth: int
@@ -36,7 +64,7 @@ class _Entry:
     best: int | None
 
 
-class AlphaBetaAgent(Agent):
+class AlphaBetaAgent(SearchBookkeeping, Agent):
     """Iterative-deepening negamax with a transposition table and move ordering."""
 
     name = "alphabeta"
@@ -158,13 +186,6 @@ class AlphaBetaAgent(Agent):
 
         return sorted(actions, key=rank)
 
-    def _remember_cutoff(self, action: int, ply: int, depth: int) -> None:
-        killers = self.killers.setdefault(ply, [])
-        if action not in killers:
-            killers.insert(0, action)
-            del killers[2:]
-        self.history_score[action] = self.history_score.get(action, 0) + depth * depth
-
     def _terminal_value(self, state: State, me: int, ply: int) -> float:
         value = state.returns()[me]
         if value > self._mid:
@@ -176,14 +197,6 @@ class AlphaBetaAgent(Agent):
     def _static_value(self, state: State, me: int) -> float:
         value = self.evaluator(state)[me]
         return (value - self._mid) / (self._span / 2.0) * 100.0
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.node_budget:
-            raise OutOfBudget
-        deadline = self._deadline
-        if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
-            raise OutOfBudget
 
 
 def _previous_axiom_hard(game: Game, seed: int | None) -> Agent:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
 
-from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget
+from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget, SearchBookkeeping
 from .base import Agent
 from .cage_search import TO_MOVE_WINS, decisive_moves, drop_win, threat_scores
 from .evaluators import cage_key
@@ -56,7 +56,7 @@ class _Entry:
     winner: int
 
 
-class CageParanoidAgent(Agent):
+class CageParanoidAgent(SearchBookkeeping, Agent):
     """Multi-player Cage: iterative-deepening paranoid alpha-beta on the threat evaluator."""
 
     name = "cage-paranoid"
@@ -288,13 +288,6 @@ class CageParanoidAgent(Agent):
 
         return sorted(state.legal_actions(), key=rank)
 
-    def _remember_cutoff(self, action: int, ply: int, depth: int) -> None:
-        killers = self.killers.setdefault(ply, [])
-        if action not in killers:
-            killers.insert(0, action)
-            del killers[2:]
-        self.history_score[action] = self.history_score.get(action, 0) + depth * depth
-
     def _terminal_value(self, state: CageState, ply: int) -> float:
         """A win of the searching player, any loss, or a draw (path-dependent when cubies are
         left: a repetition, the ply cap or simultaneous lines)."""
@@ -324,14 +317,6 @@ class CageParanoidAgent(Agent):
         mine = scores[self._me]
         best_other = max(s for p, s in enumerate(scores) if p != self._me)
         return 100.0 * math.tanh((mine - best_other) / TEMPERATURE)
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.node_budget:
-            raise OutOfBudget
-        deadline = self._deadline
-        if deadline is not None and self.nodes % 16 == 0 and time.perf_counter() > deadline:
-            raise OutOfBudget
 
 
 def _repeats(state: CageState) -> bool:
