@@ -87,3 +87,61 @@ def test_missing_sections_are_marked() -> None:
     runs = {run.slug: run for run in strength.RUNS}
     page = strength.render([(runs["axia-solo"], None)], None, None)
     assert "(not measured in this run)" in page
+
+
+def rated(*rows: tuple[str, float, float]) -> dict[str, Any]:
+    """A cached run whose summary rates the given (agent, mu, sigma)."""
+    return {
+        "summary": [
+            {"agent": agent, "rating_mu": mu, "rating_sigma": sigma} for agent, mu, sigma in rows
+        ]
+    }
+
+
+def published(ratings: dict[str, Any]) -> dict[tuple[str, int, str], tuple[float, float, str]]:
+    return {
+        (e["game"], e["players"], e["bot"]): (e["mu"], e["sigma"], e["run"])
+        for e in ratings["ratings"]
+    }
+
+
+def test_published_ratings_come_from_the_rated_runs_and_link_the_weaker_bots() -> None:
+    runs = {run.slug: run for run in strength.RUNS}
+    arenas = [
+        (runs["cage-2p-openspiel"], rated(("hard", 40.0, 5.0), ("openspiel-mcts", 10.0, 5.0))),
+        (runs["cage-2p-greedy"], rated(("hard", 40.0, 5.0), ("greedy", 10.0, 5.0))),
+        # greedy is 30 above random in its own pool: random lands 30 below greedy's 10
+        (runs["cage-2p-random"], rated(("greedy", 38.0, 6.0), ("random", 8.0, 6.5))),
+        (runs["axiom-greedy"], None),
+        (runs["axiom-random"], rated(("greedy", 38.0, 6.0), ("random", 8.0, 6.5))),
+    ]
+    table = published(strength.publish_ratings(arenas))
+    assert table == {
+        ("cage", 2, "hard"): (40.0, 5.0, "cage-2p-greedy"),
+        ("cage", 2, "greedy"): (10.0, 5.0, "cage-2p-greedy"),
+        ("cage", 2, "random"): (-20.0, 6.5, "cage-2p-random"),
+    }  # no outside program, nothing for Axiom whose main run is not measured
+
+
+def test_the_shipped_bot_ratings_are_the_ones_on_the_strength_page() -> None:
+    """``bot_ratings.json`` and ``docs/strength.md`` come from one regeneration: every bot of a
+    rated run's table on the page has exactly the page's rating in the file."""
+    from gameshelf.server.ratings import BOT_RATINGS
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "strength.md").read_text(encoding="utf-8")
+    checked = 0
+    for run in strength.RUNS:
+        if run.slug not in strength.RATED_RUNS:
+            continue
+        section = page.split(f"## {run.title}\n", 1)[1].split("\n## ", 1)[0]
+        key = (run.game.split("(")[0], len(run.agents))
+        for line in section.splitlines():
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            if len(cells) < 3 or cells[0] not in BOT_RATINGS.get(key, {}):
+                continue
+            rating = next(cell for cell in cells if "±" in cell)
+            mu, sigma = (float(part) for part in rating.split("±"))
+            assert BOT_RATINGS[key][cells[0]] == (mu, sigma), (run.slug, cells[0])
+            checked += 1
+    assert checked >= 2 * len(strength.RATED_RUNS)

@@ -2,7 +2,9 @@
 
 Run ``scripts/strength.sh`` (or ``python -m gameshelf.arena.strength --jobs 2``). Each section
 caches its numbers as JSON under ``build/strength/`` so a section can be rerun alone
-(``--only cage-2p``) and the page rebuilt from the cache (``--only none``).
+(``--only cage-2p``) and the page rebuilt from the cache (``--only none``). The same caches give
+the server's published bot ratings (``server/bot_ratings.json``, :func:`publish_ratings`), so the
+page and the ratings a person is rated against never disagree.
 """
 
 from __future__ import annotations
@@ -27,6 +29,21 @@ from .tournament import TournamentConfig, run_tournament, text_progress
 
 CACHE = Path("build/strength")
 PAGE = Path("docs/strength.md")
+RATINGS = Path("src/gameshelf/server/bot_ratings.json")
+RATED_RUNS: dict[str, tuple[str, ...]] = {
+    "cage-2p-greedy": ("cage-2p-random",),
+    "cage-3p": ("cage-3p-others",),
+    "cage-4p": ("cage-4p-others",),
+    "axiom-greedy": ("axiom-random",),
+    "axia-2p-greedy": ("axia-2p-random",),
+    "axia-3p": ("axia-3p-others",),
+    "axia-4p": (),
+}
+"""The runs whose ratings the server publishes, each with the runs linked to it: per game and
+player count, the table where ``hard`` meets the server's bots (the OpenSpiel matches measure an
+outside program), and runs of the weaker bots that share a bot with it."""
+OUTSIDE_AGENTS = frozenset({"openspiel-mcts", "axiom-previous-hard"})
+"""Agents of the page that a server seat cannot hold: they get no published rating."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +138,30 @@ RUNS: tuple[Run, ...] = (
         24,
         "AXIA, 4 players: hard against two greedy players and random, seats rotated",
         target=0.95,
+    ),
+    Run("cage-2p-random", "cage", ("greedy", "random"), 20, "Cage, 2 players: greedy vs random"),
+    Run(
+        "cage-3p-others",
+        "cage(players=3)",
+        ("medium", "greedy", "random"),
+        12,
+        "Cage, 3 players: medium, greedy and random",
+    ),
+    Run(
+        "cage-4p-others",
+        "cage(players=4)",
+        ("medium", "easy", "greedy", "random"),
+        12,
+        "Cage, 4 players: medium, easy, greedy and random",
+    ),
+    Run("axiom-random", "axiom", ("greedy", "random"), 20, "Axiom: greedy vs random"),
+    Run("axia-2p-random", "axia", ("greedy", "random"), 20, "AXIA, 2 players: greedy vs random"),
+    Run(
+        "axia-3p-others",
+        "axia(players=3)",
+        ("greedy", "easy", "random"),
+        12,
+        "AXIA, 3 players: greedy, easy and random",
     ),
     Run(
         "axia-solo",
@@ -279,6 +320,8 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         "",
         "W/D/L are counted per seat: best result and not all equal is a win, all equal a draw.",
         "Ratings are openskill Plackett-Luce (mu ± sigma) from placements, updated game by game.",
+        "The server's fixed bot ratings (`src/gameshelf/server/bot_ratings.json`) are written",
+        'from these runs at the same time (docs/server.md, "Accounts, players and ratings").',
         "",
     ]
     out += _targets(arenas, timing)
@@ -409,7 +452,69 @@ def main(argv: list[str] | None = None) -> int:
     ladder_data = _section("ladder", lambda: ladder(args.jobs), only)
     PAGE.write_text(render(arenas, timing, ladder_data), encoding="utf-8")
     print(f"wrote {PAGE}")
+    RATINGS.write_text(json.dumps(publish_ratings(arenas), indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {RATINGS}")
     return 0
+
+
+def publish_ratings(arenas: list[tuple[Run, Any]]) -> dict[str, Any]:
+    """The server's published bot ratings, from the cached runs of :data:`RATED_RUNS`.
+
+    Ratings from different runs are on different scales (each run starts everyone at the same
+    mu), so a linked run's bots are shifted by the mean difference of the bots it shares with
+    the main run: the usual anchoring of one rating pool to another. A bot keeps the number of
+    the first run that rates it; a run without a cache (or with no shared bot) publishes
+    nothing.
+    """
+    measured = {run.slug: (run, data) for run, data in arenas if data is not None}
+    entries: list[dict[str, Any]] = []
+    for main, linked in RATED_RUNS.items():
+        if main not in measured:
+            continue
+        run, data = measured[main]
+        game, players = run.game.split("(")[0], len(run.agents)
+        table = _ratings_of(main, data)
+        for slug in linked:
+            if slug in measured:
+                _link(table, _ratings_of(slug, measured[slug][1]))
+        for bot, (mu, sigma, source) in sorted(table.items()):
+            entries.append(
+                {
+                    "game": game,
+                    "players": players,
+                    "bot": bot,
+                    "mu": round(mu, 2),
+                    "sigma": round(sigma, 2),
+                    "run": source,
+                }
+            )
+    return {
+        "about": "Bots' fixed ratings for rated matches (openskill Plackett-Luce mu, sigma), "
+        "written by `python -m gameshelf.arena.strength` from the runs of docs/strength.md; "
+        "`run` names the section each number comes from.",
+        "ratings": entries,
+    }
+
+
+def _ratings_of(slug: str, data: dict[str, Any]) -> dict[str, tuple[float, float, str]]:
+    """bot -> (mu, sigma, run) of one cached run, without the agents a seat cannot hold."""
+    return {
+        row["agent"]: (row["rating_mu"], row["rating_sigma"], slug)
+        for row in data["summary"]
+        if row["agent"] not in OUTSIDE_AGENTS
+    }
+
+
+def _link(
+    table: dict[str, tuple[float, float, str]], other: dict[str, tuple[float, float, str]]
+) -> None:
+    """Add ``other``'s bots missing from ``table``, shifted onto ``table``'s scale."""
+    shared = [bot for bot in other if bot in table]
+    if not shared:
+        return
+    shift = sum(table[bot][0] - other[bot][0] for bot in shared) / len(shared)
+    for bot, (mu, sigma, source) in other.items():
+        table.setdefault(bot, (mu + shift, sigma, source))
 
 
 if __name__ == "__main__":

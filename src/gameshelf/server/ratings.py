@@ -2,16 +2,18 @@
 
 The model is openskill's Plackett-Luce, as the arena uses (``gameshelf.arena.ratings``), so a
 3–4 player Cage or AXIA match rates by placement. Bots have fixed, published ratings: the arena's
-numbers from ``docs/strength.md`` (:data:`BOT_RATINGS`); a person is rated against them and they
-never move. :func:`settle` runs inside the transaction that stores the game-over, so a match is
-rated exactly once, with its result, or not at all.
+numbers from ``docs/strength.md``, shipped as ``bot_ratings.json`` (:data:`BOT_RATINGS`); a
+person is rated against them and they never move. :func:`settle` runs inside the transaction
+that stores the game-over, so a match is rated exactly once, with its result, or not at all.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -21,28 +23,34 @@ from .accounts import RatedMatchRow, RatingChangeRow, RatingRow, SeatAccountRow
 from .db import MatchRow, SeatRow, utcnow
 from .errors import ServerError
 
-# (game, players) -> bot -> (mu, sigma): docs/strength.md, the arena run where the bot met its
-# strongest measured opponent (two players: random from "hard vs random", greedy and hard from
-# "hard vs greedy"; three and four players: the one table of that size). Bots not listed for a
-# game and player count have no published rating and cannot sit in a rated match of it.
-BOT_RATINGS: dict[tuple[str, int], dict[str, tuple[float, float]]] = {
-    ("axiom", 2): {"random": (10.08, 6.26), "greedy": (17.27, 5.50), "hard": (32.73, 5.50)},
-    ("cage", 2): {"random": (10.08, 6.26), "greedy": (17.56, 6.00), "hard": (32.44, 6.00)},
-    ("axia", 2): {"random": (10.08, 6.26), "greedy": (15.27, 5.92), "hard": (34.73, 5.92)},
-    ("cage", 3): {
-        "hard": (42.79, 6.27),
-        "medium": (27.56, 5.76),
-        "greedy": (15.32, 5.40),
-        "random": (14.53, 5.35),
-    },
-    ("cage", 4): {
-        "hard": (34.14, 7.55),
-        "greedy": (23.00, 7.40),
-        "medium": (22.43, 7.37),
-        "random": (20.51, 7.37),
-    },
-    ("axia", 3): {"hard": (38.17, 7.51), "greedy": (25.13, 6.99), "random": (12.40, 7.11)},
-}
+RATINGS_FILE = Path(__file__).with_name("bot_ratings.json")
+
+
+def load_bot_ratings(
+    path: Path = RATINGS_FILE,
+) -> dict[tuple[str, int], dict[str, tuple[float, float]]]:
+    """(game, players) -> bot -> (mu, sigma), read from ``bot_ratings.json``.
+
+    The file is written by ``python -m gameshelf.arena.strength`` from the same arena runs as
+    ``docs/strength.md`` (one table per game and player count: the run where ``hard`` meets the
+    server's bots), so it is never edited by hand. A malformed entry is refused with its index.
+    """
+    table: dict[tuple[str, int], dict[str, tuple[float, float]]] = {}
+    for index, entry in enumerate(json.loads(path.read_text(encoding="utf-8"))["ratings"]):
+        try:
+            key = (str(entry["game"]), int(entry["players"]))
+            table.setdefault(key, {})[str(entry["bot"])] = (
+                float(entry["mu"]),
+                float(entry["sigma"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path.name}: rating {index}: bad entry ({error})") from error
+    return table
+
+
+BOT_RATINGS = load_bot_ratings()
+"""Bots with a published rating; a bot not listed for a game and player count cannot sit in a
+rated match of it."""
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
