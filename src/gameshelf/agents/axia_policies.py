@@ -21,7 +21,7 @@ from statistics import mean, pstdev
 from gameshelf.core.registry import load
 from gameshelf.games.axia.board import SLOT_LINES
 from gameshelf.games.axia.rules import AxiaState
-from gameshelf.games.axia.scoring import solo_rank
+from gameshelf.games.axia.scoring import criterion_count, score_totals, slot_active, solo_rank
 
 Policy = Callable[[AxiaState, random.Random], int]
 
@@ -47,21 +47,25 @@ def immediate_score(state: AxiaState, player: int) -> float:
 
 
 def heuristic(state: AxiaState, player: int) -> float:
-    """Score now, plus Scoring-card potential weighted by the progress of their best line."""
-    sheet = state.score_sheet(player)
-    value = float(sheet["total"])
+    """Score now, plus Scoring-card potential weighted by the progress of their best line.
+
+    The score comes from the engine's :func:`~gameshelf.games.axia.scoring.score_totals` (the
+    total without the itemised sheet: search asks for it at every playout's end); an inactive
+    card adds ``points × count × (0.15 + 0.75 × progress²)``, the progress being the best linked
+    line's share of wounded or defeated spaces, and each wounded space 0.6."""
     g = state.game
-    spc, marks = state.spc[player], state.marks[player]
-    for row in sheet["scoring_cards"]:
-        if row["active"]:
+    spc, marks, slots = state.spc[player], state.marks[player], state.slots[player]
+    value = float(score_totals(g.cards, g.tables, spc, marks, slots, state.items[player])[0])
+    for slot in range(6):
+        if slots[slot] < 0 or slot_active(slot, spc, marks):
             continue
-        slot = ("R1", "R2", "R3", "C1", "C2", "C3").index(row["slot"])
-        card = g.cards.scoring[state.slots[player][slot]]
+        card = g.cards.scoring[slots[slot]]
         crit = card.row if slot < 3 else card.column
+        count = criterion_count(g.tables, crit, slot, spc, marks)
         progress = max(
             sum(1 for s in line if spc[s] >= 0 and marks[s]) / 6 for line in SLOT_LINES[slot]
         )
-        value += crit.points * row["count"] * (0.15 + 0.75 * progress * progress)
+        value += crit.points * count * (0.15 + 0.75 * progress * progress)
     value += 0.6 * sum(1 for s in range(36) if marks[s] == 1)
     return value
 
