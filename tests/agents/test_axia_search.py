@@ -11,12 +11,13 @@ from gameshelf.agents.axia_policies import heuristic
 from gameshelf.agents.axia_search import (
     AXIA_LEAD_SCALE,
     AXIA_PRIOR_WEIGHT,
+    MULTI_EXPLORATION,
     SOLO_PRIOR_WEIGHT,
     AxiaSearchAgent,
     axia_lead_evaluator,
     distinct_dice_actions,
 )
-from gameshelf.agents.levels import build_level
+from gameshelf.agents.levels import AXIA_ROLLOUT, build_level
 from gameshelf.core.registry import load
 from gameshelf.games.axia import actions as A
 from gameshelf.games.axia.actions import PHASE_TURN
@@ -133,3 +134,36 @@ def test_lead_evaluator_reads_the_lead_on_its_scale() -> None:
     small = (1 + math.tanh(25 / AXIA_LEAD_SCALE)) / 2
     large = (1 + math.tanh(40 / AXIA_LEAD_SCALE)) / 2
     assert large - small > 0.05
+
+
+def test_three_and_four_players_search_with_their_own_settings() -> None:
+    """3-4 players: leaves judged at once and the tighter exploration; 2 players and solo keep
+    the 6-ply playouts and IS-MCTS's exploration; an explicit exploration is kept."""
+    for players in (3, 4):
+        game = load(f"axia(players={players})")
+        for level in ("medium", "hard", "expert"):
+            agent = build_level(game, level, seed=1, fixed=True)
+            assert isinstance(agent, AxiaSearchAgent)
+            assert agent.rollout_depth == 0
+            assert agent.exploration == MULTI_EXPLORATION
+        assert AxiaSearchAgent(game, exploration=0.5).exploration == 0.5
+    for game_string in ("axia", "axia(players=1)"):
+        agent = build_level(load(game_string), "hard", seed=1, fixed=True)
+        assert isinstance(agent, AxiaSearchAgent)
+        assert agent.rollout_depth == AXIA_ROLLOUT
+        assert agent.exploration == 0.7
+
+
+def test_tighter_exploration_concentrates_the_visits() -> None:
+    """On the same position, seed and budget, the most visited root move gets a larger share
+    at MULTI_EXPLORATION than at 0.7 (where the close AXIA values left the visits near even)."""
+    state = advance_to("axia(players=3)", PHASE_TURN, 4, skip=0)
+    shares = []
+    for exploration in (0.7, MULTI_EXPLORATION):
+        agent = AxiaSearchAgent(
+            state.game, seed=2, iterations=200, rollout_depth=0, exploration=exploration
+        )
+        agent.step(state)
+        visits = [v for v, _ in agent.last_stats.values()]
+        shares.append(max(visits) / sum(visits))
+    assert shares[1] > 1.5 * shares[0]

@@ -135,6 +135,15 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
         "hard": LevelSpec("axia-search", 400, 1.0, rollout_depth=AXIA_ROLLOUT),
         "expert": LevelSpec("axia-search", 2000, 4.0, rollout_depth=AXIA_ROLLOUT),
     },
+    "axia-multi": {
+        # 3-4 players: the same search judging each leaf at once (no random playout: cheaper
+        # iterations, no noise from random dice use) with a tighter exploration
+        # (axia_search.MULTI_EXPLORATION); solo and 2 players keep the table above.
+        "easy": LevelSpec("greedy", 0, 0.0),
+        "medium": LevelSpec("axia-search", 80, 0.25, rollout_depth=0),
+        "hard": LevelSpec("axia-search", 400, 1.0, rollout_depth=0),
+        "expert": LevelSpec("axia-search", 2000, 4.0, rollout_depth=0),
+    },
 }
 
 
@@ -143,6 +152,8 @@ def level_spec(game: Game, level: str) -> LevelSpec:
     name = game.spec.name
     if name == "cage" and game.spec.num_players > 2:
         name = "cage-multi"
+    if name == "axia" and game.spec.num_players > 2:
+        name = "axia-multi"
     table = _TABLE.get(name)
     if table is None:
         table = _TABLE["axia"] if game.spec.hidden_information else _TABLE["cage"]
