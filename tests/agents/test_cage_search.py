@@ -11,12 +11,14 @@ import pytest
 from gameshelf.agents.base import Agent
 from gameshelf.agents.cage_search import (
     CONTEMPT,
+    TO_MOVE_WINS,
     CageAlphaBetaAgent,
     CageSearchAgent,
     _repeats,
     decisive_moves,
     threat_playout,
     threat_scores,
+    twist_threats,
 )
 from gameshelf.agents.evaluators import cage_key
 from gameshelf.agents.solver import Solver
@@ -239,3 +241,26 @@ def test_the_table_keeps_no_value_a_repetition_decided() -> None:
     after = fresh.clone()
     after.apply_action(agent.step(fresh))
     assert cage_key(after) in agent.table
+
+
+def test_a_line_one_twist_completes_is_a_threat() -> None:
+    # White holds cells 0 and 8 of column 0 with red on top; a white cubie two ring places
+    # away in the top layer (column 2) completes the column by the twist T2-.
+    game = load("cage")
+    state = game.state_from_position("WWR/-/YYW/-/-/-/-/- W1Y2R3O4B4G4 1 - 6 *")
+    assert twist_threats(state.board) == {(1, 16)}  # type: ignore[attr-defined]
+    scores = threat_scores(state)  # type: ignore[arg-type]
+    assert scores[0] > scores[1] > -1
+    state.apply_action(state.parse_action("T2-"))
+    assert state.returns() == [1.0, -1.0]  # the threat is real
+    blocked = game.state_from_position("WWR/-/YYO/-/-/-/-/- W2Y2R3O3B4G4 0 - 6 *")
+    assert twist_threats(blocked.board) == set()  # type: ignore[attr-defined]
+
+
+def test_a_draw_is_worth_less_than_any_position_the_evaluation_scores() -> None:
+    # A draw is no win: the search plays on from every position short of a line in one.
+    drawn = position(["W0", "Y1"], "cage(players=2,stock=1:1)")
+    agent = CageAlphaBetaAgent(drawn.game, seed=1)
+    agent._me = 0
+    assert agent._terminal_value(drawn, 0, 2) < -100.0
+    assert agent._terminal_value(drawn, 0, 2) > -TO_MOVE_WINS
