@@ -186,7 +186,16 @@ LADDER: tuple[tuple[str, int], ...] = (
     ("cage", 4),
 )
 
-TIMING_GAMES = ("cage", "cage(players=3)", "cage(players=4)", "axiom", "axia", "axia(players=1)")
+TIMING_GAMES = (
+    "cage",
+    "cage(players=3)",
+    "cage(players=4)",
+    "axiom",
+    "axia",
+    "axia(players=3)",
+    "axia(players=4)",
+    "axia(players=1)",
+)
 TIMING_POSITIONS = ((1, 6), (2, 6), (3, 6), (4, 14), (5, 14))
 """(seed, plies) of the positions each level is timed on: three openings, two middle games."""
 OVER_BUDGET = 2.0
