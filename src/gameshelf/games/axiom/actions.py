@@ -99,37 +99,48 @@ _FIRST: Final[tuple[int, ...]] = tuple(
     next((d for d in (1, 3, 5, 4, 2, 0) if touching >> d & 1), -1) for touching in range(64)
 )
 
-# Memo of the cube-move ids to one target cell, less the lifted cube's row offset: per
-# ``(allow_overhang, forbid_recess_contact)`` flags and number of domes, target key → ids
-# ``code * WIDTH + placement`` (the key: a target entry, 13 bits, see :mod:`.board`, plus the
-# anchor code + 1 from bit 13). The lifted cube's rank adds ``rank * 72 * WIDTH``.
-_MEMO: Final[dict[int, list[dict[int, tuple[int, ...]]]]] = {}
-_MEMO_BOUND: Final = 200_000
-"""A bound on each memo's entries (a few thousand are typical)."""
+# Memo of the cube-move ids to one target cell: per ``(allow_overhang, forbid_recess_contact)``
+# flags and number of domes, target key → the ids less the lifted cube's row offset (the key:
+# a target entry, 13 bits, see :mod:`.board`, plus the anchor code + 1 from bit 13), and per
+# rank of the lifted cube, target key → the ids themselves, kept as the int objects they are
+# (so listing a target's ids makes no new ints).
+_MEMO: Final[dict[int, list[list[dict[int, tuple[int, ...]]]]]] = {}
+_MEMO_BOUND: Final = 20_000
+"""A bound on each memo's entries (a few hundred are typical)."""
 
 
-def _memo(opts: AxiomOptions) -> list[dict[int, tuple[int, ...]]]:
-    """The two memos (one dome, two domes) of ``opts``' fit flags."""
+def _memo(opts: AxiomOptions) -> list[list[dict[int, tuple[int, ...]]]]:
+    """The memos of ``opts``' fit flags, by number of domes - 1: the rank-free one, then
+    one per rank of the lifted cube."""
     flags = opts.allow_overhang * 2 + opts.forbid_recess_contact
     found = _MEMO.get(flags)
     if found is None:
-        found = _MEMO[flags] = [{}, {}]
+        found = _MEMO[flags] = [[{} for _ in range(13)] for _ in range(2)]
     return found
 
 
 def _fill(
-    opts: AxiomOptions, memo: dict[int, tuple[int, ...]], domes: int, key: int
+    opts: AxiomOptions, memos: list[dict[int, tuple[int, ...]]], domes: int, rank: int, key: int
 ) -> tuple[int, ...]:
-    """The ids of a target key for a lifted cube with ``domes`` domes, less its row offset
-    (computed from :func:`~.board.fitting_masks`, then kept in ``memo``)."""
-    if len(memo) > _MEMO_BOUND:
+    """The ids, ascending, of a target key for a lifted cube with ``domes`` domes and rank
+    ``rank`` (from :func:`~.board.fitting_masks` through the rank-free memo ``memos[0]``,
+    then kept in ``memos[rank + 1]``)."""
+    common = memos[0]
+    memo = memos[rank + 1]
+    if len(memo) > _MEMO_BOUND or len(common) > _MEMO_BOUND:
         memo.clear()
-    code = (key >> 13) - 1
-    found: tuple[int, ...] = ()
-    if code >= 0:
-        start = SCEPTRE_ACTIONS + code * WIDTH
-        masks = fitting_masks(opts, key)[domes - 1]
-        found = tuple([start + PLACEMENT_INDEX[m] for m in masks])
+        common.clear()
+    rel = common.get(key)
+    if rel is None:
+        code = (key >> 13) - 1
+        rel = ()
+        if code >= 0:
+            start = SCEPTRE_ACTIONS + code * WIDTH
+            masks = fitting_masks(opts, key)[domes - 1]
+            rel = tuple(sorted([start + PLACEMENT_INDEX[m] for m in masks]))
+        common[key] = rel
+    offset = rank * 72 * WIDTH
+    found = tuple([offset + x for x in rel])
     memo[key] = found
     return found
 
@@ -161,9 +172,9 @@ def _sources(opts: AxiomOptions, board: Board, me: int) -> list[int]:
 def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
     """The ids of ``me``'s cube moves, ascending.
 
-    The target cells not next to any lifted cube have the same ids for every lifted cube of
-    a kind (one or two domes) but for the cube's row offset, so they are listed once; only the
-    cells next to a lifted cube are keyed again without it.
+    The target cells not next to any lifted cube have the same key for every lifted cube, so
+    they are keyed once (and sorted once, by anchor code, which is id order); only the cells
+    next to a lifted cube are keyed again without it, and merged in.
     """
     sources = _sources(opts, board, me)
     if not sources:
@@ -195,71 +206,42 @@ def cube_ids(opts: AxiomOptions, board: Board, me: int) -> list[int]:
         t: int = obj
         d = _FIRST[entry & 63]  # the anchor, inlined from _key (every entry has a neighbour)
         far_keys.append(entry | (rank[t + STEP[d]] * 6 + (d ^ 1) + 1) << 13)
-    far_keys.sort()  # by anchor code: each lifted cube's far ids come out ascending
-    flat: list[list[int] | None] = [None, None]  # per number of domes: the far ids
-    parts: list[list[tuple[int, ...]]] = [[], []]  # and each far key's share of them
+    far_keys.sort()  # by anchor code, that is in id order
+    # the near cells' keys with every cube there (those next to the lifted one change)
+    near_keys: list[Any] = [
+        _key(near_cells[i], near_entries[i], rank) for i in range(len(near_cells))
+    ]
     ids: list[int] = []
     for code in sources:  # by rank: each lifted cube's ids lie above the one's before
         source = code >> 5
-        domes = (code & 1) + 1
-        offset = (code >> 1 & 15) * 72 * WIDTH
-        memo = memos[domes - 1]
+        r = code >> 1 & 15
+        by_rank = memos[code & 1]
+        memo = by_rank[r + 1]
+        keys: list[Any] = far_keys
+        if near_cells:
+            keys = list(far_keys)
+            for i in range(len(near_cells)):
+                t = near_cells[i]
+                e = _DIRECTION.get(t - source)
+                if e is None:
+                    keys.append(near_keys[i])
+                else:  # without the lifted cube, seen from t
+                    keys.append(_key(t, entry_without(near_entries[i], e ^ 1), rank))
+            keys.sort()
         split = splitting(board, source) if opts.require_connected else None
-        if split is None:
-            rel = flat[domes - 1]
-            if rel is None:
-                rel = flat[domes - 1] = _far_ids(opts, memo, domes, far_keys, parts[domes - 1])
-            block = [offset + x for x in rel]
-        else:
-            shares = parts[domes - 1]
-            if flat[domes - 1] is None:
-                flat[domes - 1] = _far_ids(opts, memo, domes, far_keys, shares)
-            block = []
-            for i in range(len(far_keys)):
-                share = shares[i]
-                far: int = far_keys[i]
-                anchor = (far >> 13) - 1  # the target: anchor cube + direction
-                if share and not connection_problem(split, cells[anchor // 6] + STEP[anchor % 6]):
-                    block += [offset + x for x in share]
-        near = False
-        for i in range(len(near_cells)):
-            t = near_cells[i]
-            if split is not None and connection_problem(split, t):
-                continue
-            entry = near_entries[i]
-            e = _DIRECTION.get(t - source)
-            if e is not None:
-                entry = entry_without(entry, e ^ 1)  # the lifted cube, seen from t
-            key = _key(t, entry, rank)
+        for key in keys:
             found = memo.get(key)
             if found is None:
-                found = _fill(opts, memo, domes, key)
+                found = _fill(opts, by_rank, (code & 1) + 1, r, key)
             if found:
-                block += [offset + x for x in found]
-                near = True
-        if near:
-            block.sort()  # (the far ids are one ascending run: a short insertion sort)
-        ids += block
+                if split is not None:
+                    k: int = key
+                    anchor = (k >> 13) - 1  # the target: anchor cube + direction
+                    target = cells[anchor // 6] + STEP[anchor % 6]
+                    if connection_problem(board, split, target, k & 63):
+                        continue
+                ids += found
     return ids
-
-
-def _far_ids(
-    opts: AxiomOptions,
-    memo: dict[int, tuple[int, ...]],
-    domes: int,
-    keys: list[Any],
-    shares: list[tuple[int, ...]],
-) -> list[int]:
-    """The ids (less the row offset) of the target keys ``keys`` (int objects, looked up as
-    they are) for a cube of ``domes``; each key's own ids are appended to ``shares``."""
-    rel: list[int] = []
-    for key in keys:
-        found = memo.get(key)
-        if found is None:
-            found = _fill(opts, memo, domes, key)
-        shares.append(found)
-        rel += found
-    return rel
 
 
 _DIRECTION: Final[dict[int, int]] = {offset: e for e, offset in enumerate(STEP)}

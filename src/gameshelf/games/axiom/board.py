@@ -20,6 +20,7 @@ into words.
 from __future__ import annotations
 
 from array import array
+from bisect import insort
 from collections.abc import Iterable
 from functools import lru_cache
 from hashlib import blake2b
@@ -38,7 +39,9 @@ BIAS: Final = (HALF << XSHIFT) + (HALF << YSHIFT)
 LIMIT: Final = 1 << 18
 """Largest ``|x|``, ``|y|`` admitted in a position."""
 
-STEP: Final[tuple[int, ...]] = (1 << XSHIFT, -(1 << XSHIFT), 1 << YSHIFT, -(1 << YSHIFT), 1, -1)
+XSTEP: Final = 1 << XSHIFT
+YSTEP: Final = 1 << YSHIFT
+STEP: Final[tuple[int, ...]] = (XSTEP, -XSTEP, YSTEP, -YSTEP, 1, -1)
 """The packed offset of each direction ``x+ x- y+ y- z+ z-``."""
 UP: Final = 1
 DOWN: Final = -1
@@ -72,7 +75,7 @@ GROUND: Final = 1 << 12
 class Board:
     """Cubes, sceptres, ranks and target entries of one position (see the module docstring)."""
 
-    __slots__ = ("cells", "cubes", "entries", "pieces", "rank", "sceptres")
+    __slots__ = ("cells", "cubes", "entries", "links", "pieces", "rank", "sceptres")
 
     def __init__(
         self,
@@ -98,6 +101,8 @@ class Board:
         self.rank = rank
         self.pieces = -1
         """How many pieces the structure is in (see :func:`pieces`); -1 until counted."""
+        self.links: list[int] | None = None
+        """Which cubes touch which (see :func:`cube_links`); ``None`` until needed."""
 
     @classmethod
     def from_cells(cls, cubes: Cubes, sceptres: list[Sceptre]) -> Board:
@@ -111,14 +116,21 @@ class Board:
         """Pickle support (the compiled accelerator's class has no instance dict)."""
         return (Board, (self.cubes, self.sceptres, self.entries, self.cells, self.rank))
 
-    def reindex(self) -> None:
-        """Rank the cubes again after one moved or left (ranks are sorted cell order)."""
-        self.cells = cells = sorted(self.cubes)
+    def reindex(self, gone: Any = None, new: Any = None) -> None:
+        """Rank the cubes again after one moved or left (ranks are sorted cell order): the
+        cube that left ``gone`` and the one that arrived at ``new`` (``None``: none) change
+        the sorted cells, which are kept sorted without sorting them again."""
         # (the cells typed Any stay the int objects they are: compiled, an int-typed key would
         # be boxed into a new object for each entry)
-        objects: list[Any] = cells
+        objects: list[Any] = list(self.cells)
+        if gone is not None:
+            objects.remove(gone)
+        if new is not None:
+            insort(objects, new)
+        self.cells = objects
         self.rank = {cell: index for index, cell in enumerate(objects)}
         self.pieces = -1
+        self.links = None
 
     def copy(self) -> Board:
         """An independent copy (``cells`` and ``rank`` are replaced, never changed, so shared)."""
@@ -126,6 +138,7 @@ class Board:
             dict(self.cubes), list(self.sceptres), dict(self.entries), self.cells, self.rank
         )
         other.pieces = self.pieces
+        other.links = self.links
         return other
 
     def cube_cells(self) -> Cubes:
@@ -149,9 +162,8 @@ def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: in
         if key in cubes:
             continue
         back = 1 << (e ^ 1)  # from t to the cube
-        old = entries.get(key)
-        if old is None:
-            old = GROUND if t & ZMASK == 1 else 0
+        found = entries.get(key)
+        old = (GROUND if t & ZMASK == 1 else 0) if found is None else found
         entries[key] = old | back | (back << 6 if value >> e & 1 else 0)
 
 
@@ -172,10 +184,10 @@ def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
         key: Any = cell + STEP[e]  # (boxed once for the three lookups, when compiled)
         if key in cubes:
             continue
-        old = entries.get(key)
-        if old is not None:
+        found = entries.get(key)
+        if found is not None:
             back = 1 << (e ^ 1)
-            old &= ~(back | back << 6)
+            old: int = found & ~(back | back << 6)  # (a plain int, not an Optional, compiled)
             if old & 63:
                 entries[key] = old
             else:
@@ -376,7 +388,7 @@ def move_sceptre(
     ):
         del cubes[source]
         _lifted(cubes, board.entries, source)
-        board.reindex()
+        board.reindex(source)
     return landing(board, index, target)
 
 
@@ -562,7 +574,7 @@ def pieces(board: Board) -> int:
     return board.pieces
 
 
-_CORNERS: tuple[tuple[int, int], ...] = tuple(
+_CORNERS: Final[tuple[tuple[int, int], ...]] = tuple(
     (a, b) for a in ALL_DIRS for b in ALL_DIRS if a < b and a // 2 != b // 2
 )
 """The 12 pairs of perpendicular directions: a cube at ``cell + a + b`` joins the neighbours
@@ -572,25 +584,52 @@ _CORNERS: tuple[tuple[int, int], ...] = tuple(
 def _locally_joined(cubes: dict[int, int], cell: int) -> bool:
     """Whether the cubes next to ``cell`` stay joined without it through the cells diagonal
     to it (then lifting it splits nothing: a path through it can go round that way)."""
-    around = [d for d in ALL_DIRS if cell + STEP[d] in cubes]
-    if len(around) < 2:
-        return True
-    group = {d: d for d in around}  # a tiny union-find over the neighbour directions
-
-    def root(d: int) -> int:
-        while group[d] != d:
-            d = group[d]
-        return d
-
+    around = 0  # the directions of the cubes next to it, a bit mask
+    for d in range(6):
+        if cell + STEP[d] in cubes:
+            around |= 1 << d
+    if not around & (around - 1):
+        return True  # fewer than two
+    links: list[int] = []  # pairs of those directions joined through a diagonal cell
     for a, b in _CORNERS:
-        if a in group and b in group and cell + STEP[a] + STEP[b] in cubes:
-            group[root(a)] = root(b)
-    return len({root(d) for d in around}) == 1
+        pair = 1 << a | 1 << b
+        if around & pair == pair and cell + STEP[a] + STEP[b] in cubes:
+            links.append(pair)
+    joined = around & -around  # the directions joined to the first one
+    grown = True
+    while grown:
+        grown = False
+        for pair in links:
+            if joined & pair and pair & ~joined:
+                joined |= pair
+                grown = True
+    return joined == around
 
 
-Split = tuple[dict[int, int], int]
-"""What :func:`splitting` finds: empty cell → bit mask of the groups it touches, and how many
-groups a target must touch."""
+def cube_links(board: Board) -> list[int]:
+    """For each cube, by rank, the bit mask of the ranks of the cubes that share a face with
+    it (computed once per arrangement, kept in ``board.links``)."""
+    links = board.links
+    if links is None:
+        cells = board.cells
+        count = len(cells)
+        links = [0] * count
+        for i in range(count):
+            cell = cells[i]
+            for j in range(i + 1, count):
+                gap = cells[j] - cell  # (sorted: the gaps grow)
+                if gap > XSTEP:
+                    break
+                if gap in (1, YSTEP, XSTEP):
+                    links[i] |= 1 << j
+                    links[j] |= 1 << i
+        board.links = links
+    return links
+
+
+Split = tuple[list[int], int]
+"""What :func:`splitting` finds: the group of each cube without the lifted one, by rank, as
+a bit (0 for the lifted cube), and how many groups a target must touch."""
 
 
 def splitting(board: Board, source: int) -> Split | None:
@@ -601,42 +640,62 @@ def splitting(board: Board, source: int) -> Split | None:
     structure may not end up in more pieces than before the move: a target must touch
     ``after - before + 1`` groups.
     """
-    cubes = board.cubes
-    if _locally_joined(cubes, source):
+    if _locally_joined(board.cubes, source):
         return None
-    label = components(c for c in cubes if c != source)
+    links = cube_links(board)
+    count = len(links)
+    lifted = board.rank[source]
+    left = ((1 << count) - 1) & ~(1 << lifted)  # the cubes in no group yet
+    groups = [0] * count
+    bit = 1
     # Putting the lifted cube back joins the groups next to it into one: with k of them,
     # before = after - k + 1, so a target must touch after - before + 1 = k groups.
-    around = 0
-    for offset in STEP:
-        group = label.get(source + offset)
-        if group is not None:
-            around |= 1 << group
-    need = around.bit_count()
+    need = 0
+    while left:
+        piece = frontier = left & -left
+        while frontier:  # grow the piece of the first cube left, a layer at a time
+            reach = 0
+            for i in range(count):
+                if frontier >> i & 1:
+                    reach |= links[i]
+            frontier = reach & left & ~piece
+            piece |= frontier
+        left &= ~piece
+        for i in range(count):
+            if piece >> i & 1:
+                groups[i] = bit
+        bit <<= 1
+        if piece & links[lifted]:
+            need += 1
     if need <= 1:
         return None  # not a cut cube: every placement keeps the number of pieces
-    touches: dict[int, int] = {}
-    for cell, group in label.items():
-        bit = 1 << group
-        for offset in STEP:
-            t = cell + offset
-            touches[t] = touches.get(t, 0) | bit
-    return touches, need
+    return groups, need
 
 
-def connection_problem(split: Split | None, target: int) -> str:
-    """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not)."""
+def connection_problem(board: Board, split: Split | None, target: int, touching: int = 63) -> str:
+    """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not);
+    ``touching``: the directions of the cubes next to ``target`` when the caller knows them
+    (the lifted one may be among them), else all six are looked at."""
     if split is None:
         return ""
-    touches, need = split
-    return SPLITS if touches.get(target, 0).bit_count() < need else ""
+    groups, need = split
+    if touching.bit_count() < need:
+        return SPLITS  # (each cube touched is in one group at most)
+    rank = board.rank
+    found = 0
+    for e in range(6):
+        if touching >> e & 1:
+            r = rank.get(target + STEP[e])
+            if r is not None:
+                found |= groups[r]
+    return SPLITS if found.bit_count() < need else ""
 
 
 def restore_cube(board: Board, cell: int, value: int) -> None:
     """Put an eliminated cube back (taking a move back)."""
     board.cubes[cell] = value
     _placed(board.cubes, board.entries, cell, value)
-    board.reindex()
+    board.reindex(None, cell)
 
 
 def move_cube(board: Board, source: int, target: int, mask: int) -> None:
@@ -646,7 +705,7 @@ def move_cube(board: Board, source: int, target: int, mask: int) -> None:
     _lifted(cubes, entries, source)
     cubes[target] = value = (value & ~63) | mask
     _placed(cubes, entries, target, value)
-    board.reindex()
+    board.reindex(source, target)
 
 
 # --- repetition -------------------------------------------------------------------------------

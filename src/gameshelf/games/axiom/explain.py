@@ -186,7 +186,7 @@ def placement_problem(
         return _CUBE_TEXTS[code]
     if opts.require_connected:
         split = splitting(board, source)
-        code = connection_problem(split, target)
+        code = connection_problem(board, split, target)
         if code:
             return _CUBE_TEXTS[code]
     return ""
