@@ -106,7 +106,9 @@ _FIRST: Final[tuple[int, ...]] = tuple(
 # (so listing a target's ids makes no new ints).
 _MEMO: Final[dict[int, list[list[dict[int, tuple[int, ...]]]]]] = {}
 _MEMO_BOUND: Final = 20_000
-"""A bound on each memo's entries (a few hundred are typical)."""
+"""A bound on the entries of each rank-free memo (a few thousand are typical)."""
+_RANK_BOUND: Final = 4_000
+"""A bound on the entries of each memo of one rank (its ids are int objects of their own)."""
 
 
 def _memo(opts: AxiomOptions) -> list[list[dict[int, tuple[int, ...]]]]:
@@ -127,8 +129,9 @@ def _fill(
     then kept in ``memos[rank + 1]``)."""
     common = memos[0]
     memo = memos[rank + 1]
-    if len(memo) > _MEMO_BOUND or len(common) > _MEMO_BOUND:
+    if len(memo) > _RANK_BOUND:
         memo.clear()
+    if len(common) > _MEMO_BOUND:
         common.clear()
     rel = common.get(key)
     if rel is None:

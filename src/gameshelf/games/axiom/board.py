@@ -75,7 +75,7 @@ GROUND: Final = 1 << 12
 class Board:
     """Cubes, sceptres, ranks and target entries of one position (see the module docstring)."""
 
-    __slots__ = ("cells", "cubes", "entries", "links", "pieces", "rank", "sceptres")
+    __slots__ = ("cells", "cubes", "entries", "links", "locks", "pieces", "rank", "sceptres")
 
     def __init__(
         self,
@@ -103,6 +103,8 @@ class Board:
         """How many pieces the structure is in (see :func:`pieces`); -1 until counted."""
         self.links: list[int] | None = None
         """Which cubes touch which (see :func:`cube_links`); ``None`` until needed."""
+        self.locks: list[int] | None = None
+        """Which cubes interlock with which (see :func:`interlocks`); ``None`` until needed."""
 
     @classmethod
     def from_cells(cls, cubes: Cubes, sceptres: list[Sceptre]) -> Board:
@@ -130,7 +132,7 @@ class Board:
         self.cells = objects
         self.rank = {cell: index for index, cell in enumerate(objects)}
         self.pieces = -1
-        self.links = None
+        self.links = self.locks = None
 
     def copy(self) -> Board:
         """An independent copy (``cells`` and ``rank`` are replaced, never changed, so shared)."""
@@ -139,6 +141,7 @@ class Board:
         )
         other.pieces = self.pieces
         other.links = self.links
+        other.locks = self.locks
         return other
 
     def cube_cells(self) -> Cubes:
@@ -369,7 +372,7 @@ def eliminable(opts: AxiomOptions, board: Board, cell: int) -> bool:
     cubes = board.cubes
     if cell + UP in cubes or any(c == cell for _, c, _ in board.sceptres):
         return False
-    return not opts.allow_overhang or supported(cubes, cell)
+    return not opts.allow_overhang or supported(board, cell)
 
 
 def move_sceptre(
@@ -427,7 +430,7 @@ def lift_problem(
         return HOLDS_SCEPTRE
     if cell + UP in cubes:
         return UNDER
-    if opts.allow_overhang and not supported(cubes, cell):
+    if opts.allow_overhang and not supported(board, cell):
         return HOLDS_UP
     return ""
 
@@ -522,28 +525,58 @@ def entry_without(entry: int, e: int) -> int:
     return entry & ~(gone | gone << 6)
 
 
-def supported(cubes: dict[int, int], without: int = 0) -> bool:
+def supported(board: Board, without: int = 0) -> bool:
     """Whether every cube (but ``without``) is joined by interlocks, through cubes, to a cube
     on the table (``without`` must be a cube of a supported structure, or 0)."""
-    if without and _holds_nothing(cubes, without):
+    if without and _holds_nothing(board.cubes, without):
         return True
-    stack = [c for c in cubes if c & ZMASK == 1 and c != without]
-    reached = set(stack)
-    while stack:
-        cell = stack.pop()
-        value = cubes[cell]
-        for d in range(6):
-            q = cell + STEP[d]
-            other = cubes.get(q)
-            if (
-                other is not None
-                and q != without
-                and q not in reached
-                and (value >> d | other >> (d ^ 1)) & 1
-            ):
-                reached.add(q)
-                stack.append(q)
-    return len(reached) == len(cubes) - (without in cubes)
+    cells = board.cells
+    links = interlocks(board)
+    count = len(cells)
+    keep = (1 << count) - 1  # the cubes that must be reached, by rank
+    if without:
+        keep &= ~(1 << board.rank[without])
+    reached = 0
+    for i in range(count):
+        if cells[i] & ZMASK == 1:  # on the table
+            reached |= 1 << i
+    frontier = reached = reached & keep
+    while frontier:  # one layer of interlocked cubes at a time
+        reach = 0
+        for i in range(count):
+            if frontier >> i & 1:
+                reach |= links[i]
+        frontier = reach & keep & ~reached
+        reached |= frontier
+    return reached == keep
+
+
+def interlocks(board: Board) -> list[int]:
+    """For each cube, by rank, the bit mask of the ranks of the cubes interlocked with it: they
+    share a face and one of them shows a dome on it (once per arrangement, kept in
+    ``board.locks``)."""
+    links = board.locks
+    if links is None:
+        cells, cubes = board.cells, board.cubes
+        objects: list[Any] = cells  # (looked up as the int objects they are)
+        values = [cubes[cell] for cell in objects]
+        count = len(cells)
+        links = [0] * count
+        for i in range(count):
+            cell = cells[i]
+            for j in range(i + 1, count):
+                gap = cells[j] - cell  # (sorted: the gaps grow)
+                if gap > XSTEP:
+                    break
+                d = _GAP_DIRECTION.get(gap, -1)  # j lies in direction d from i (x+, y+, z+)
+                if d >= 0 and (values[i] >> d | values[j] >> (d ^ 1)) & 1:
+                    links[i] |= 1 << j
+                    links[j] |= 1 << i
+        board.locks = links
+    return links
+
+
+_GAP_DIRECTION: Final[dict[int, int]] = {XSTEP: 0, YSTEP: 2, 1: 4}
 
 
 def components(cells: Iterable[int]) -> dict[int, int]:
@@ -672,6 +705,10 @@ def splitting(board: Board, source: int) -> Split | None:
     return groups, need
 
 
+_BITS: Final[tuple[int, ...]] = tuple(bin(mask).count("1") for mask in range(1 << 12))
+"""How many bits each mask of 12 bits has (a table: compiled, ``int.bit_count`` is a call)."""
+
+
 def connection_problem(board: Board, split: Split | None, target: int, touching: int = 63) -> str:
     """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not);
     ``touching``: the directions of the cubes next to ``target`` when the caller knows them
@@ -679,7 +716,7 @@ def connection_problem(board: Board, split: Split | None, target: int, touching:
     if split is None:
         return ""
     groups, need = split
-    if touching.bit_count() < need:
+    if _BITS[touching] < need:
         return SPLITS  # (each cube touched is in one group at most)
     rank = board.rank
     found = 0
@@ -688,7 +725,7 @@ def connection_problem(board: Board, split: Split | None, target: int, touching:
             r = rank.get(target + STEP[e])
             if r is not None:
                 found |= groups[r]
-    return SPLITS if found.bit_count() < need else ""
+    return SPLITS if _BITS[found] < need else ""
 
 
 def restore_cube(board: Board, cell: int, value: int) -> None:

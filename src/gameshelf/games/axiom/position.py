@@ -242,7 +242,7 @@ def _check_cubes(opts: AxiomOptions, board: Board) -> None:
             )
         if cell_problem(opts, touching & ~(1 << ZP), ground) == FLOATS:
             raise InvalidPosition(f"the cube at {where} floats: no cube below it (gravity)")
-    if opts.allow_overhang and not supported(cubes):
+    if opts.allow_overhang and not supported(board):
         raise InvalidPosition("some cube has no interlocked path to a cube on the table")
 
 
