@@ -4,7 +4,8 @@
 
 (``benchmarks/bench.py`` in a source checkout is the same program.)
 
-Measures, interleaved in rounds so that a change of machine load hits every row alike:
+Measures, interleaved in rounds (and each round's playout time in short slices taken in turn)
+so that a change of machine load hits every row alike:
 
 * random-playout steps/s of our three games through the fast path (``legal_actions`` /
   ``apply_action``, chance outcomes drawn from ``chance_outcomes``), and of Axiom with each
@@ -62,6 +63,9 @@ AXIOM_VARIANTS = (
 AXIOM_PURE = "axiom-pure"
 """The row of Axiom's pure-Python engine (the accelerator's fallback), measured beside it."""
 UCT_C = 1.4
+SLICES = 8
+"""Each round gives every playout row its seconds in this many slices, taken in turn, so that
+a burst of load from elsewhere on the machine falls on all the rows of a ratio alike."""
 
 _REF = "playout/openspiel/"
 #: (name, our row, reference row, minimum ratio) from issue 10.
@@ -141,33 +145,41 @@ def _pick_chance(state: Any, rng: random.Random) -> int:
     return int(outcomes[-1][0])
 
 
-def playout_steps(
-    new_state: Callable[[], Any], seconds: float, rng: random.Random
-) -> tuple[int, float, int]:
-    """Random playouts for about ``seconds``: ``(steps, seconds taken, games finished)``.
+class Playout:
+    """Random playouts that go on across timed slices: a game left unfinished at the end of one
+    slice continues in the next, a finished game is replaced by a new one (its creation is timed
+    too, as a playout loop pays it). Works on our states and on pyspiel states alike (the same
+    method names)."""
 
-    Works on our states and on pyspiel states alike (the same method names); a finished game
-    is replaced by a new one (its creation is timed too, as a playout loop pays it).
-    """
-    choice = rng.choice
-    steps = games = 0
-    began = time.perf_counter()
-    deadline = began + seconds
-    state = new_state()
-    while True:
-        for _ in range(32):
-            if state.is_terminal():
-                games += 1
-                state = new_state()
-            elif state.is_chance_node():
-                state.apply_action(_pick_chance(state, rng))
-                steps += 1
-            else:
-                state.apply_action(choice(state.legal_actions()))
-                steps += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return steps, now - began, games
+    def __init__(self, new_state: Callable[[], Any], rng: random.Random) -> None:
+        self.new_state = new_state
+        self.rng = rng
+        self.state: Any = None
+
+    def run(self, seconds: float) -> tuple[int, float, int]:
+        """Play for about ``seconds``: ``(steps, seconds taken, games finished)``."""
+        choice, rng = self.rng.choice, self.rng
+        steps = games = 0
+        began = time.perf_counter()
+        deadline = began + seconds
+        state = self.state if self.state is not None else self.new_state()
+        try:
+            while True:
+                for _ in range(32):
+                    if state.is_terminal():
+                        games += 1
+                        state = self.new_state()
+                    elif state.is_chance_node():
+                        state.apply_action(_pick_chance(state, rng))
+                        steps += 1
+                    else:
+                        state.apply_action(choice(state.legal_actions()))
+                        steps += 1
+                now = time.perf_counter()
+                if now >= deadline:
+                    return steps, now - began, games
+        finally:
+            self.state = state
 
 
 def _our_factory(name: str) -> Callable[[], Any]:
@@ -464,18 +476,20 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             rows, f"playout/openspiel/{name}", _spiel_factory, name
         )
     rng = random.Random(settings.seed)
+    runners = {key: Playout(make, rng) for key, make in playouts.items() if make is not None}
     for round_number in range(settings.rounds):
         log(f"round {round_number + 1}/{settings.rounds}")
-        order = [r for r in rows if r.kind == "playout" and playouts.get(r.key) is not None]
-        if round_number % 2:
-            order.reverse()  # alternate the order so drift in load evens out
-        for row in order:
-            try:
-                steps, seconds, games = playout_steps(playouts[row.key], settings.seconds, rng)
-                row.add(steps, seconds, games)
-            except Exception as exc:
-                row.missing = describe_failure(exc)
-                playouts[row.key] = None
+        for slice_number in range(SLICES):
+            order = [r for r in rows if r.kind == "playout" and r.key in runners]
+            if slice_number % 2:
+                order.reverse()  # alternate the order so drift in load evens out
+            for row in order:
+                try:
+                    steps, seconds, games = runners[row.key].run(settings.seconds / SLICES)
+                    row.add(steps, seconds, games)
+                except Exception as exc:
+                    row.missing = describe_failure(exc)
+                    del runners[row.key]
         order = [r for r in rows if r.kind == "mcts" and searches.get(r.key) is not None]
         if round_number % 2:
             order.reverse()
