@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile Axiom's rules and move generator (board.py, actions.py) with mypyc into
+# Compile Axiom's rules, move generator and state (board.py, actions.py, state.py) with mypyc into
 # .venv/gameshelf-accel/, keyed by the SHA-256 of the sources; the engine uses the build only
 # while the sources are unchanged (docs/performance.md). Never fails: without mypyc or a C
 # compiler it says so and the engine stays pure Python.

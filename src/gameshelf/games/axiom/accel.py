@@ -1,11 +1,12 @@
 """The optional compiled accelerator of Axiom's engine: the same source, compiled with mypyc.
 
-``board.py`` and ``actions.py`` (the rules and the move generator) are plain, typed Python.
-``scripts/build-accel.sh`` (run by ``scripts/setup-venv.sh``) copies the package's sources into
-a temporary tree, compiles those two modules with mypyc under their own names and stores the
+``board.py``, ``actions.py`` and ``state.py`` (the rules, the move generator and the state that
+applies moves) are plain, typed Python. ``scripts/build-accel.sh`` (run by
+``scripts/setup-venv.sh``) copies the package's sources into a temporary tree, compiles those
+three modules with mypyc under their own names and stores the
 extension modules out of the source tree, in a folder named after the SHA-256 of the package's
 sources (:func:`source_hash`). When the package is imported, :func:`install` looks for the
-folder of the *current* sources: when it is there, the two modules load from it; when the
+folder of the *current* sources: when it is there, the three modules load from it; when the
 sources changed since the build (or there was never one), the pure-Python modules load, so a
 checkout never runs compiled code older than its ``.py`` files. ``GAMESHELF_PURE=1`` forces
 pure Python.
@@ -32,8 +33,10 @@ from types import ModuleType
 
 PACKAGE = "gameshelf.games.axiom"
 """The package whose modules the build replaces (a pure copy under another name keeps its own)."""
-COMPILED = ("board", "actions")
-"""The modules the accelerator compiles (the rules and the generator)."""
+COMPILED = ("board", "actions", "state")
+"""The modules the accelerator compiles (the rules, the generator and the state: a compiled
+class has no ``__dict__``, so the state and the game pickle and clone through their
+constructors)."""
 PURE_ENV = "GAMESHELF_PURE"
 DIR_ENV = "GAMESHELF_ACCEL_DIR"
 MANIFEST = "manifest.json"
@@ -270,6 +273,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == f"{PACKAGE}.accel":
-    install()  # imported first by the package's __init__, before board and actions
+    install()  # imported first by the package's __init__, before the compiled modules
 elif __name__ == "__main__":
     sys.exit(main())

@@ -96,6 +96,10 @@ class AxiomGame(Game):
             params=dict(values),
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by its option values (a compiled game has no ``__dict__`` to pickle)."""
+        return AxiomGame, (self.spec.params, self.spec.options)
+
     def new_initial_state(self, seed: int | None = None) -> AxiomState:
         """The agreed start (``setup``), Black to move."""
         return AxiomState(self, self.setup.copy(), BLACK)
@@ -159,7 +163,12 @@ class AxiomState(State):
     game: AxiomGame
 
     def __init__(
-        self, game: AxiomGame, board: Board, to_move: int, outcome: Outcome | None = None
+        self,
+        game: AxiomGame,
+        board: Board,
+        to_move: int,
+        outcome: Outcome | None = None,
+        seen: dict[bytes, int] | None = None,
     ) -> None:
         self.game = game
         self.board = board
@@ -170,7 +179,7 @@ class AxiomState(State):
         self._legal: list[int] | None = None
         # repetition counts by key and, for a loaded position, by digest; both shared with
         # clones until one side moves (copy on write)
-        self._seen: dict[bytes, int] = {repetition_key(board, to_move): 1}
+        self._seen: dict[bytes, int] = {repetition_key(board, to_move): 1} if seen is None else seen
         self._seen_hex: dict[str, int] = {}
         # what undo() needs of each move applied to this state (shared with clones like the
         # history): the move, the sceptres before it (None: a cube move), the cube it lifted or
@@ -369,13 +378,10 @@ class AxiomState(State):
 
     def clone(self) -> AxiomState:
         """An independent copy (the board copied; counts and history copied on write)."""
-        copy = AxiomState.__new__(AxiomState)
-        copy.game = self.game
-        copy.board = self.board.copy()
-        copy.to_move = self.to_move
+        # through __init__, not __new__: the accelerator compiles this class too (a compiled
+        # class has no __dict__ and builds only through its constructor)
+        copy = AxiomState(self.game, self.board.copy(), self.to_move, self.outcome, self._seen)
         copy.ply = self.ply
-        copy.outcome = self.outcome
-        copy._seen = self._seen
         copy._seen_hex = self._seen_hex
         copy._history = self._history
         copy._undo = self._undo
@@ -384,6 +390,11 @@ class AxiomState(State):
         copy._owned = self._owned = False
         copy._legal = self._legal
         return copy
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle field by field (a compiled state has no ``__dict__`` for pickle to take)."""
+        fields = (self.ply, self._history, self._seen_hex, self._undo, self._legal)
+        return _unpickle, (self.game, self.board, self.to_move, self.outcome, self._seen, fields)
 
     def history(self) -> list[int]:
         """Action ids applied since this state's game began (or since it was loaded)."""
@@ -522,3 +533,19 @@ class AxiomState(State):
     def render(self, color: bool = False) -> str:
         """Layer-by-layer terminal picture."""
         return render_text(self, color=color)
+
+
+def _unpickle(
+    game: AxiomGame,
+    board: Board,
+    to_move: int,
+    outcome: Outcome | None,
+    seen: dict[bytes, int],
+    fields: tuple[Any, ...],
+) -> AxiomState:
+    """The state :meth:`AxiomState.__reduce__` pickled (its lists possibly shared with another
+    state, as after ``copy.copy``: it copies them before its first change)."""
+    state = AxiomState(game, board, to_move, outcome, seen)
+    state.ply, state._history, state._seen_hex, state._undo, state._legal = fields
+    state._owned = False
+    return state
