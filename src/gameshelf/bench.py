@@ -44,6 +44,7 @@ import random
 import sys
 import time
 import tracemalloc
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -310,10 +311,24 @@ def deep_size(obj: Any, skip: set[int] | None = None) -> int:
         elif not isinstance(item, (str, bytes, int, float, bool, type(None))):
             if hasattr(item, "__dict__"):
                 stack.append(vars(item))
-            for slot in getattr(type(item), "__slots__", ()):
-                if hasattr(item, slot):
-                    stack.append(getattr(item, slot))
+            stack.extend(_field_values(item))
     return total
+
+
+def _field_values(item: Any) -> list[Any]:
+    """The values of ``item``'s fields kept outside a ``__dict__``: ``__slots__`` and the
+    attribute descriptors of compiled classes (mypyc's native classes have no ``__dict__``)."""
+    values = []
+    for cls in type(item).__mro__:
+        for name, attribute in vars(cls).items():
+            if isinstance(attribute, (types.GetSetDescriptorType, types.MemberDescriptorType)):
+                if name in ("__dict__", "__weakref__"):
+                    continue
+                try:
+                    values.append(getattr(item, name))
+                except AttributeError:
+                    continue  # a slot or native attribute never set
+    return values
 
 
 def memory_rows(name: str, steps: int, seed: int) -> list[Row]:
