@@ -560,23 +560,26 @@ def interlocks(board: Board) -> list[int]:
         cells, cubes = board.cells, board.cubes
         objects: list[Any] = cells  # (looked up as the int objects they are)
         values = [cubes[cell] for cell in objects]
-        count = len(cells)
-        links = [0] * count
-        for i in range(count):
-            cell = cells[i]
-            for j in range(i + 1, count):
-                gap = cells[j] - cell  # (sorted: the gaps grow)
-                if gap > XSTEP:
-                    break
-                d = _GAP_DIRECTION.get(gap, -1)  # j lies in direction d from i (x+, y+, z+)
-                if d >= 0 and (values[i] >> d | values[j] >> (d ^ 1)) & 1:
-                    links[i] |= 1 << j
-                    links[j] |= 1 << i
+        faces = cube_links(board)
+        links = [0] * len(cells)
+        for i in range(len(cells)):
+            later = faces[i] >> (i + 1)  # the face neighbours of higher rank, from rank i + 1
+            j = i + 1
+            while later:
+                if later & 1:
+                    d = _GAP_DIRECTION[cells[j] - cells[i]]  # j lies in direction d from i
+                    if (values[i] >> d | values[j] >> (d ^ 1)) & 1:
+                        links[i] |= 1 << j
+                        links[j] |= 1 << i
+                later >>= 1
+                j += 1
         board.locks = links
     return links
 
 
 _GAP_DIRECTION: Final[dict[int, int]] = {XSTEP: 0, YSTEP: 2, 1: 4}
+"""The gaps between the packed cells of two cubes that share a face (the higher one in
+direction x+, y+ or z+ of the lower), by that direction: the one face-sharing rule."""
 
 
 def components(cells: Iterable[int]) -> dict[int, int]:
@@ -653,7 +656,7 @@ def cube_links(board: Board) -> list[int]:
                 gap = cells[j] - cell  # (sorted: the gaps grow)
                 if gap > XSTEP:
                     break
-                if gap in (1, YSTEP, XSTEP):
+                if gap in _GAP_DIRECTION:
                     links[i] |= 1 << j
                     links[j] |= 1 << i
         board.links = links
