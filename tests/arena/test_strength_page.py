@@ -145,3 +145,14 @@ def test_the_shipped_bot_ratings_are_the_ones_on_the_strength_page() -> None:
             assert BOT_RATINGS[key][cells[0]] == (mu, sigma), (run.slug, cells[0])
             checked += 1
     assert checked >= 2 * len(strength.RATED_RUNS)
+
+
+def test_hard_is_the_highest_published_rating_at_every_table() -> None:
+    """The linking of the weaker bots' runs must not lift one above ``hard``, which beat every
+    bot it met: a person beating ``medium`` must not gain more than one beating ``hard``."""
+    from gameshelf.server.ratings import BOT_RATINGS
+
+    for key, bots in BOT_RATINGS.items():
+        assert "hard" in bots, key
+        best = max(bots, key=lambda bot: bots[bot][0])
+        assert best == "hard", (key, best, bots)

@@ -143,9 +143,9 @@ RUNS: tuple[Run, ...] = (
     Run(
         "cage-3p-others",
         "cage(players=3)",
-        ("medium", "greedy", "random"),
+        ("hard", "medium", "random"),
         12,
-        "Cage, 3 players: medium, greedy and random",
+        "Cage, 3 players: hard, medium and random",
     ),
     Run(
         "cage-4p-others",
