@@ -540,15 +540,23 @@ def supported(board: Board, without: int = 0) -> bool:
     for i in range(count):
         if cells[i] & ZMASK == 1:  # on the table
             reached |= 1 << i
-    frontier = reached = reached & keep
-    while frontier:  # one layer of interlocked cubes at a time
+    return closure(links, reached, keep) == keep  # one layer of interlocked cubes at a time
+
+
+def closure(links: list[int], start: int, allowed: int) -> int:
+    """The ranks reached from the ranks of ``start`` (bit masks, as ``links[rank]`` holds a
+    cube's linked ranks) by following links through ``allowed`` ranks only, a layer at a
+    time."""
+    reached = frontier = start & allowed
+    count = len(links)
+    while frontier:
         reach = 0
         for i in range(count):
             if frontier >> i & 1:
                 reach |= links[i]
-        frontier = reach & keep & ~reached
+        frontier = reach & allowed & ~reached
         reached |= frontier
-    return reached == keep
+    return reached
 
 
 def interlocks(board: Board) -> list[int]:
@@ -688,14 +696,7 @@ def splitting(board: Board, source: int) -> Split | None:
     # before = after - k + 1, so a target must touch after - before + 1 = k groups.
     need = 0
     while left:
-        piece = frontier = left & -left
-        while frontier:  # grow the piece of the first cube left, a layer at a time
-            reach = 0
-            for i in range(count):
-                if frontier >> i & 1:
-                    reach |= links[i]
-            frontier = reach & left & ~piece
-            piece |= frontier
+        piece = closure(links, left & -left, left)  # the piece of the first cube left
         left &= ~piece
         for i in range(count):
             if piece >> i & 1:
