@@ -156,3 +156,16 @@ def test_hard_is_the_highest_published_rating_at_every_table() -> None:
         assert "hard" in bots, key
         best = max(bots, key=lambda bot: bots[bot][0])
         assert best == "hard", (key, best, bots)
+
+
+def test_a_broken_ratings_file_is_refused_with_the_entry(tmp_path: Path) -> None:
+    from gameshelf.server.ratings import load_bot_ratings
+
+    path = tmp_path / "bot_ratings.json"
+    path.write_text(
+        '{"ratings": [{"game": "cage", "players": 2, "bot": "hard", "mu": 30, "sigma": 5},'
+        ' {"game": "cage", "players": "two", "bot": "greedy", "mu": 10, "sigma": 5}]}',
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="rating 1: bad entry"):
+        load_bot_ratings(path)
