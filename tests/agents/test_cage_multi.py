@@ -1,15 +1,20 @@
 """The multi-player Cage search: lines in one, blocks for every other player, rational opponents,
-fixed-budget reproducibility and the levels that use it."""
+no draw it is not forced to, its last cubie kept back, fixed-budget reproducibility and the
+levels that use it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from gameshelf.agents.cage_multi import PROVEN, CageParanoidAgent
+from gameshelf.agents.cage_multi import DRAW_VALUE, PROVEN, CageParanoidAgent
 from gameshelf.agents.cage_search import decisive_moves, drop_win
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
+from gameshelf.games.cage.actions import DROP_ACTIONS
+from gameshelf.games.cage.board import line_colours
 
 THREE = "cage(players=3)"
 FOUR = "cage(players=4)"
@@ -132,3 +137,56 @@ def test_the_others_are_not_assumed_to_give_each_other_the_game() -> None:
     fresh = CageParanoidAgent(state.game, 1)  # searching for player 1
     assert not fresh._third_threatens(position(["W0"]))
     assert fresh._third_threatens(position(NEXT_THREATENS[:5]))  # red's drop, blue to move
+
+
+DRAWN_BY_TWIST = ["W0", "Y2", "R6", "O0", "W2", "Y4", "F", "O6", "W4", "Y2", "R2", "O0", "W0", "Y3"]
+"""Red (player 3) to move at four players: the twist T1- completes white's and orange's lines at
+once, a draw, though red is only a little behind."""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_does_not_twist_into_a_draw_it_is_not_forced_to(seed: int) -> None:
+    state = position(DRAWN_BY_TWIST, FOUR)
+    twist = state.parse_action("T1-")
+    drawn = state.clone()
+    drawn.apply_action(twist)
+    assert drawn.returns() == [0.0] * 4 and line_colours(drawn.board)
+    searcher = agent(state, seed)
+    assert searcher.step(state) != twist
+    assert searcher.last_value > -PROVEN
+
+
+def _holding_one_cubie(seed: int) -> CageState | None:
+    """The first position of a seeded random 4-player game where the mover holds one cubie, the
+    others at least two between them, and no one can complete a line by a drop."""
+    state = position([], FOUR)
+    owner = state.game.owner
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        mover = state.player
+        mine = sum(n for colour, n in enumerate(state.left) if owner[colour] == mover)
+        quiet = all(drop_win(state, player) < 0 for player in range(4))
+        if mine == 1 and sum(state.left) >= 3 and quiet and not decisive_moves(state)[0]:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 4, 6, 8])
+def test_keeps_its_last_cubie_back_while_others_hold_some(seed: int) -> None:
+    state = _holding_one_cubie(seed)
+    assert state is not None
+    move = agent(state).step(state)
+    assert move >= DROP_ACTIONS, f"dropped its last cubie: {state.action_to_string(move)}"
+
+
+def test_a_leaf_without_cubies_is_worth_no_more_than_a_draw() -> None:
+    state = position(["W0", "Y4", "R2", "O6"], FOUR)
+    searcher = agent(state)
+    searcher._me = 0
+    assert not searcher._empty_handed(state)
+    state.left[0] = 0  # white (player 1) has dropped everything; the others hold cubies
+    assert searcher._empty_handed(state)
+    assert searcher._score(state) <= DRAW_VALUE
+    searcher._me = 1
+    assert not searcher._empty_handed(state)
