@@ -323,9 +323,10 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         f"Measured on: {platform.machine()}, {platform.python_implementation()} "
         f"{platform.python_version()}, 2 games at a time on 2 cores.",
         "",
-        "Other work shared the machine while this ran (a load of 10-14 on its 2 cores), so",
-        "seconds per move are upper bounds; s/move in the arena tables is measured with two",
-        "games running at once.",
+        "Most sections ran while other work shared the machine (a load of 10-14 on its 2",
+        "cores), so seconds per move are upper bounds; the Cage runs against greedy at two",
+        "players and the mixed tables at three and four players ran with nothing else on it.",
+        "s/move in the arena tables is measured with two games running at once.",
         "",
         "W/D/L are counted per seat: best result and not all equal is a win, all equal a draw.",
         "Ratings are openskill Plackett-Luce (mu ± sigma) from placements, updated game by game.",
