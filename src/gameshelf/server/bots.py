@@ -7,7 +7,10 @@ would make every bot move of a long game cost its whole length) and the bot's na
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -84,8 +87,34 @@ def hint_move(snapshot: bytes, seed: int, seconds: float) -> dict[str, Any]:
     return _move_data(best[0])
 
 
+PARENT_POLL = 1.0
+"""Seconds between a worker's checks that the server process still lives."""
+
+
+def exit_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker once process ``parent`` (the server) is gone.
+
+    A server killed with ``kill -9`` runs no shutdown code, and its workers, each holding both
+    ends of the pool's queue, would otherwise wait on that queue for ever: after a crash and a
+    restart, every crash left its idle workers behind. When the parent dies the worker is handed
+    to another parent, which a daemon thread notices."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(0)  # no cleanup to run: the worker holds nothing but a queue to a dead server
+
+    threading.Thread(target=watch, name="gameshelf-parent-watch", daemon=True).start()
+
+
 def make_executor(workers: int) -> Executor:
-    """A spawned process pool of ``workers`` (safe beside threads); threads for 0 workers."""
+    """A spawned process pool of ``workers`` (safe beside threads) whose workers end with the
+    server process (:func:`exit_with_parent`); threads for 0 workers."""
     if workers <= 0:
         return ThreadPoolExecutor(max_workers=2, thread_name_prefix="gameshelf-bot")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=exit_with_parent,
+        initargs=(os.getpid(),),
+    )
