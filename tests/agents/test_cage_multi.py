@@ -160,11 +160,10 @@ def _holding_one_cubie(seed: int) -> CageState | None:
     """The first position of a seeded random 4-player game where the mover holds one cubie, the
     others at least two between them, and no one can complete a line by a drop."""
     state = position([], FOUR)
-    owner = state.game.owner
+    colours = state.game.config.colours
     rng = random.Random(seed)
     while not state.is_terminal():
-        mover = state.player
-        mine = sum(n for colour, n in enumerate(state.left) if owner[colour] == mover)
+        mine = sum(state.left[c] for c in colours[state.player])
         quiet = all(drop_win(state, player) < 0 for player in range(4))
         if mine == 1 and sum(state.left) >= 3 and quiet and not decisive_moves(state)[0]:
             return state

@@ -335,9 +335,8 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
         dropped all of its own. Such a leaf is worth no more than a draw, so the search keeps a
         cubie back (a drop that completes a line is a win, not a leaf) and the game can then end
         only by a line, a repetition or the ply cap."""
-        left, owner, me = state.left, state.game.owner, self._me
-        mine = any(count for colour, count in enumerate(left) if owner[colour] == me)
-        return not mine and any(left)
+        left = state.left
+        return any(left) and not any(left[c] for c in state.game.config.colours[self._me])
 
 
 def _repeats(state: CageState) -> bool:
