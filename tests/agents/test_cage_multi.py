@@ -1,4 +1,5 @@
-"""The multi-player Cage search: lines in one, blocks for every other player, rational opponents,
+"""The multi-player Cage search: lines in one, blocks for every other player, rational opponents
+(who do not hand the searcher the game either), no concession while a safe move is left,
 no draw it is not forced to, its last cubie kept back, fixed-budget reproducibility and the
 levels that use it."""
 
@@ -189,3 +190,64 @@ def test_a_leaf_without_cubies_is_worth_no_more_than_a_draw() -> None:
     assert searcher._score(state) <= DRAW_VALUE
     searcher._me = 1
     assert not searcher._empty_handed(state)
+
+
+HANDS_RED_THE_GAME = [
+    "W4",
+    "Y2",
+    "R2",
+    "O6",
+    "W0",
+    "Y0",
+    "R4",
+    "O4",
+    "W2",
+    "Y0",
+    "T1+",
+    "O6",
+    "T1+",
+    "Y0",
+    "R7",
+    "T2-",
+]
+"""White (player 1) to move at four players, from a measured game: after W7 each of yellow's
+moves either completes another player's line (some of them white's) or leaves red a line in
+one."""
+
+
+def test_a_player_without_a_safe_move_is_not_assumed_to_hand_the_searcher_the_game() -> None:
+    state = position(HANDS_RED_THE_GAME, FOUR)
+    drop = state.parse_action("W7")
+    after = state.clone()
+    after.apply_action(drop)
+    for reply in after.legal_actions():  # every yellow move loses for yellow
+        child = after.clone()
+        child.apply_action(reply)
+        assert (child.outcome is not None and child.returns()[1] < 0) or decisive_moves(child)[0]
+    searcher = agent(state)
+    searcher._me = 0
+    # yellow loses either way, so it is not assumed to choose white's line over red's
+    assert searcher._root(state, [drop], 3)[0] <= -PROVEN
+    for seed in (1, 2, 3):
+        assert agent(state, seed).step(state) != drop
+
+
+OFFERS_A_LINE = ["W2", "Y0", "R0", "O4", "W6", "Y6", "R2", "O2", "W6", "Y0", "R7", "O4"]
+"""White to move at four players, from a measured game: one twist alone leaves yellow, next, no
+line in one; every other move ends the game or lets yellow complete a line."""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_does_not_concede_while_a_move_loses_nothing_at_once(seed: int) -> None:
+    state = position(OFFERS_A_LINE, FOUR)
+    safe = [action for action in state.legal_actions() if not _concedes(state, action)]
+    assert [state.action_to_string(action) for action in safe] == ["T1-"]
+    move = agent(state, seed).step(state)
+    assert move in safe, f"conceded with {state.action_to_string(move)}"
+
+
+def _concedes(state: CageState, action: int) -> bool:
+    """Whether ``action`` ends the game (no move here wins) or leaves the next player a line."""
+    child = state.clone()
+    child.apply_action(action)
+    return child.outcome is not None or bool(decisive_moves(child)[0])

@@ -113,8 +113,7 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
         if wins:
             self.last_value, self.completed_depth = WIN - 1, 1
             return wins[0]
-        order = state.legal_actions()
-        self.rng.shuffle(order)  # seeded tie-breaking among equal moves
+        order = self._root_moves(state)
         best = order[0]
         self.completed_depth = 0
         for depth in range(1, self.max_depth + 1):
@@ -140,6 +139,30 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
 
         helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
         return helper.analyse(state, seconds, top)
+
+    def _root_moves(self, state: CageState) -> list[int]:
+        """The legal moves in a seeded random order (ties among equal moves), without those
+        that end the game in a draw or let the next player complete a line at once, unless
+        every move does one or the other.
+
+        The search proves losses that need the others to play for one of them (leaving a
+        threat of another unblocked, which real players seldom do); with every move "lost" it
+        took a draw (its own twist into simultaneous lines, its last cubie dropped) where moves
+        that lose nothing at once were left, or kept a shallower depth's move that the next
+        player answered with a line."""
+        order = state.legal_actions()
+        self.rng.shuffle(order)
+        kept = [action for action in order if not self._concedes(state, action)]
+        return kept or order
+
+    def _concedes(self, state: CageState, action: int) -> bool:
+        """Whether ``action`` ends the game without a win for the searcher (a winning move is
+        taken before this is asked) or lets the next player complete a line at once."""
+        child = state.clone()
+        child.apply_action(action)
+        if child.outcome is not None:
+            return True
+        return child.player != self._me and bool(decisive_moves(child)[0])
 
     def _partial_best(self, best: int) -> int:
         """The unfinished iteration's best move if it already searched the last depth's move
@@ -204,9 +227,13 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
     ) -> tuple[float, int | None]:
         """The value of ``state``'s best child for its mover (paranoid) and that move.
 
-        Another player takes a move that forces a third player's line (their loss as much as
-        the searcher's) only when every move they have loses, unless a third player can already
-        complete a line by a drop (a threat the mover may overlook: the search blocks it)."""
+        Another player takes a move that forces someone else's line (their loss as much as the
+        searcher's), the searcher's included, only when every move they have loses: then the
+        worst of those for the searcher. Unless a third player can already complete a line by a
+        drop (a threat the mover may overlook: the search blocks it). A player who loses whatever
+        they do is not assumed to hand the searcher the game: the search once dropped into a
+        position where each of the next player's moves gave a line to it or to the player after,
+        and scored it as won (a measured game; that player gave the line to the other)."""
         mover = state.player
         maximising = mover == self._me
         rational = self.rational and not maximising and not self._third_threatens(state)
@@ -216,7 +243,7 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
         for action, child in self._replies(state, tt_move, ply, maximising):
             value = self._search(child, depth - 1, alpha, beta, ply + 1)
             winner = self._winner
-            if rational and value <= -PROVEN and winner != mover:
+            if rational and abs(value) >= PROVEN and winner != mover:
                 given.append((value, action, winner))
                 continue
             if (value > best_value) if maximising else (value < best_value):
