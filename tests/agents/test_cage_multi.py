@@ -251,3 +251,24 @@ def _concedes(state: CageState, action: int) -> bool:
     child = state.clone()
     child.apply_action(action)
     return child.outcome is not None or bool(decisive_moves(child)[0])
+
+
+KEEPS_THE_LAST_CUBIE = [
+    "W2", "Y0", "R0", "O4", "W6", "Y0", "R6", "O4",
+    "W4", "Y2", "R7", "T2-", "T0-", "Y4", "F", "O6",
+]  # fmt: skip
+"""White to move at four players with its last cubie, from a measured game; red and orange still
+hold one each. Every move is worth a draw to the paranoid search; dropping the cubie makes it one
+at once (the last drop ends the game), while several twists leave no one a line in one."""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_keeps_its_last_cubie_while_a_draw_is_not_forced(seed: int) -> None:
+    state = position(KEEPS_THE_LAST_CUBIE, FOUR)
+    assert state.left[0] == 1 and state.left[2] == state.left[3] == 1
+    searcher = agent(state, seed, nodes=12_000)
+    move = searcher.step(state)
+    child = state.clone()
+    child.apply_action(move)
+    assert child.left[0] == 1, f"dropped its last cubie with {state.action_to_string(move)}"
+    assert not _concedes(state, move)

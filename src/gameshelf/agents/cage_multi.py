@@ -50,6 +50,11 @@ TEMPERATURE = 30.0
 """Lead in threat points that maps to ``tanh(1)`` of the +-100 evaluation scale."""
 REPEAT_PENALTY = 40.0
 """What a root move back to an already seen position costs (the horizon misses threefold)."""
+SURRENDER_PENALTY = 10.0
+"""What a root move that drops the searcher's last cubie while others hold some costs: it hands
+the end of the game to them (a draw at once), where an equal value found deeper is a draw only
+if they all play for it. Without it hard, seeing every move at the draw value, dropped its last
+cubie first in 4 of 48 measured four-player games with safe twists left, all draws."""
 
 
 @dataclass
@@ -182,8 +187,11 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
             child = state.clone()
             child.apply_action(action)
             value = self._search(child, depth - 1, alpha, beta, 1)
-            if abs(value) < PROVEN and _repeats(child):
-                value -= REPEAT_PENALTY
+            if abs(value) < PROVEN:
+                if _repeats(child):
+                    value -= REPEAT_PENALTY
+                elif self._empty_handed(child):
+                    value -= SURRENDER_PENALTY
             if value > best_value:
                 best_value, best_move = value, action
             alpha = max(alpha, value)
