@@ -315,7 +315,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
     out = [
         "# Bot strength (measured)",
         "",
-        "Regenerate with `scripts/strength.sh` (about 90 minutes on 2 cores); each target",
+        "Regenerate with `scripts/strength.sh` (about 100 minutes on 2 cores); each target",
         "below names the one command that remeasures it. Levels think for a time per move, so",
         "these runs depend on the machine's speed and load (the equal-time OpenSpiel matches do",
         "not: both sides get the same seconds). Every arena run",
