@@ -258,8 +258,9 @@ KEEPS_THE_LAST_CUBIE = [
     "W4", "Y2", "R7", "T2-", "T0-", "Y4", "F", "O6",
 ]  # fmt: skip
 """White to move at four players with its last cubie, from a measured game; red and orange still
-hold one each. Every move is worth a draw to the paranoid search; dropping the cubie makes it one
-at once (the last drop ends the game), while several twists leave no one a line in one."""
+hold one each. Every move is worth a draw to the paranoid search; dropping the cubie leaves the
+ending to them (whoever drops the last cubie ends the game, a draw unless that drop makes a line),
+while several twists leave no one a line in one."""
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

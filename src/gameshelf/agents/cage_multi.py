@@ -52,9 +52,10 @@ REPEAT_PENALTY = 40.0
 """What a root move back to an already seen position costs (the horizon misses threefold)."""
 SURRENDER_PENALTY = 10.0
 """What a root move that drops the searcher's last cubie while others hold some costs: it hands
-the end of the game to them (a draw at once), where an equal value found deeper is a draw only
-if they all play for it. Without it hard, seeing every move at the draw value, dropped its last
-cubie first in 4 of 48 measured four-player games with safe twists left, all draws."""
+the end of the game to them (the last drop, a draw unless it makes a line, is then theirs to
+play when they like), where an equal value found deeper is a draw only if they all play for it.
+Without it hard, seeing every move at the draw value, dropped its last cubie first in 4 of 48
+measured four-player games with safe twists left, all draws."""
 
 
 @dataclass
