@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Create .venv and install gameshelf into it, editable, with one extra: `server` (what
-# scripts/start.sh needs) or `dev` (everything the tests need; it includes server).
-# Quick when nothing changed: pip runs again only after pyproject.toml changes.
+# scripts/start.sh needs) or `dev` (everything the tests need; it includes server), at the
+# exact versions of constraints.txt (scripts/lock-deps.sh writes it), so that every fresh machine
+# and CI get the same packages. Quick when nothing changed: pip runs again only after
+# pyproject.toml or constraints.txt changes.
 #   scripts/setup-venv.sh dev
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +20,7 @@ sys.exit(not e(group="gameshelf.games"))' 2>/dev/null
 build_accel() {
   bash scripts/build-accel.sh >&2 || true
 }
-if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ] && has_games; then
+if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ] && [ ! constraints.txt -nt "$stamp" ] && has_games; then
   build_accel
   exit 0
 fi
@@ -34,7 +36,7 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 echo "setup: installing gameshelf[$extra] into .venv" >&2
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[$extra]"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[$extra]"
 if ! has_games; then
   echo "setup: the install registered no game (entry points of group gameshelf.games missing)" >&2
   exit 1
