@@ -6,8 +6,11 @@ import pytest
 
 from gameshelf.agents import AGENTS, LEVELS, UnknownAgent, make_agent
 from gameshelf.agents.base import Agent
+from gameshelf.agents.ismcts import ROLLOUT_DEPTH, ISMCTSAgent
 from gameshelf.agents.levels import (
+    AXIA_ROLLOUT,
     BadThinkTime,
+    LevelSpec,
     build_level,
     level_spec,
     split_think,
@@ -32,6 +35,18 @@ def test_every_level_builds_for_every_game(game_string: str) -> None:
         agent = make_agent(level, game, seed=1)
         assert hasattr(agent, "step")
         assert level_spec(game, level).describe()
+
+
+def test_a_level_s_playout_cut_reaches_its_search() -> None:
+    assert LevelSpec("ismcts", 10, 0.1).playout_depth == ROLLOUT_DEPTH
+    assert LevelSpec("ismcts", 10, 0.1, rollout_depth=0).playout_depth == 0
+    for game_string in ("axia", "axia(players=3)"):
+        game = load(game_string)
+        for level in ("medium", "hard", "expert"):
+            agent = build_level(game, level, seed=1)
+            assert isinstance(agent, ISMCTSAgent)
+            assert agent.rollout_depth == level_spec(game, level).playout_depth
+            assert agent.rollout_depth == (0 if game.spec.num_players > 2 else AXIA_ROLLOUT)
 
 
 def test_hard_is_within_the_two_second_cap() -> None:

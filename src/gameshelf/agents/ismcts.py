@@ -39,6 +39,10 @@ class ISNode:
         self.total = [0.0] * players
 
 
+ROLLOUT_DEPTH = 60
+"""Plies a playout runs before the evaluator judges the rest, unless a level sets its own."""
+
+
 class ISMCTSAgent(Agent):
     """Single-observer IS-MCTS; it reads nothing but its determinisations of its own view."""
 
@@ -50,7 +54,7 @@ class ISMCTSAgent(Agent):
         seed: int | None = None,
         iterations: int = 300,
         exploration: float = 0.7,
-        rollout_depth: int = 60,
+        rollout_depth: int = ROLLOUT_DEPTH,
         evaluator: Evaluator | None = None,
         rollout_policy: RolloutPolicy = random_rollout_policy,
         determinizer: Determinizer | None = None,

@@ -19,7 +19,7 @@ from gameshelf.core.game import Game
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, register_agent
-from .ismcts import ISMCTSAgent
+from .ismcts import ROLLOUT_DEPTH, ISMCTSAgent
 from .mcts import MCTSAgent
 from .simple import GreedyAgent
 
@@ -86,6 +86,11 @@ class LevelSpec:
     time_limit: float
     depth: int = 0
     rollout_depth: int | None = None
+
+    @property
+    def playout_depth(self) -> int:
+        """Plies a playout runs: the level's own cut, else the IS-MCTS default."""
+        return ROLLOUT_DEPTH if self.rollout_depth is None else self.rollout_depth
 
     @property
     def seconds(self) -> float:
@@ -185,13 +190,14 @@ def build_level(
             seed,
             iterations=cap,
             time_limit=clock,
-            rollout_depth=60 if spec.rollout_depth is None else spec.rollout_depth,
+            rollout_depth=spec.playout_depth,
         )
     if spec.algorithm == "axia-search":
         from .axia_search import AxiaSearchAgent
 
-        depth = 60 if spec.rollout_depth is None else spec.rollout_depth
-        return AxiaSearchAgent(game, seed, iterations=cap, time_limit=clock, rollout_depth=depth)
+        return AxiaSearchAgent(
+            game, seed, iterations=cap, time_limit=clock, rollout_depth=spec.playout_depth
+        )
     if spec.algorithm == "axiom-search":
         from .axiom_search import AxiomSearchAgent
 
