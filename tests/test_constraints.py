@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,10 +40,14 @@ def pins(text: str) -> dict[str, str]:
 
 
 def installed() -> dict[str, str]:
-    """``name -> version`` of every distribution importable here but the unpinned ones."""
+    """``name -> version`` of every distribution installed in this environment's
+    site-packages but the unpinned ones. Only there: Ray, once imported, puts its vendored
+    packages (psutil, colorama) on ``sys.path``, and pip neither installed nor can pin those."""
+    paths = sysconfig.get_paths()
+    site = sorted({paths["purelib"], paths["platlib"]})
     return {
         normalise(dist.metadata["Name"]): dist.version
-        for dist in importlib.metadata.distributions()
+        for dist in importlib.metadata.distributions(path=site)
         if normalise(dist.metadata["Name"]) not in UNPINNED
     }
 
@@ -59,8 +64,11 @@ def test_pins_parse_and_refuse_anything_else() -> None:
 
 
 def test_every_installed_package_is_pinned_at_its_version() -> None:
+    import ray  # noqa: F401  (its vendored packages on sys.path must not count, in any test order)
+
     locked = pins(CONSTRAINTS.read_text(encoding="utf-8"))
     here = installed()
+    assert len(here) >= 100, f"site-packages not read: {sorted(here)}"
     assert {"fastapi", "pytest", "ruff", "mypy", "open-spiel"} <= set(locked)
     missing = sorted(name for name in here if name not in locked)
     assert not missing, f"not in constraints.txt (run scripts/lock-deps.sh): {missing}"
