@@ -16,5 +16,6 @@ trap 'rm -rf "$scratch"' EXIT
   echo "# Exact versions for scripts/setup-venv.sh (pip install -c constraints.txt)."
   echo "# Written by scripts/lock-deps.sh with $("$scratch/venv/bin/python" -V) on $(uname -m); do not edit by hand."
   "$scratch/venv/bin/python" -m pip freeze --disable-pip-version-check --exclude-editable
-} > constraints.txt
+} > "$scratch/constraints.txt"
+mv "$scratch/constraints.txt" constraints.txt  # whole or not at all
 echo "lock: constraints.txt pins $(grep -c '==' constraints.txt) packages" >&2
