@@ -190,7 +190,7 @@ class GenericAnalyser:
         done = 0
         deadline = clock + budget
         while root.proven is None and (cap is None or done < cap):
-            agent._iterate(root, state.clone())
+            agent.iterate(root, state.clone())
             done += 1
             if time.perf_counter() > deadline:
                 break
@@ -292,7 +292,7 @@ class GenericAnalyser:
         done = 0
         while cap is None or done < cap:
             world = first.clone() if done == 0 else agent.determinize(state, me, agent.rng)
-            agent._iterate(root, world, me)
+            agent.iterate(root, world, me)
             done += 1
             if time.perf_counter() > deadline:
                 break

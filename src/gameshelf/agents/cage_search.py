@@ -244,7 +244,7 @@ class CageSearchAgent(MCTSAgent):
                 return winning
         done = 0
         while done < self.iterations and root.proven is None:
-            self._iterate(root, state.clone())
+            self.iterate(root, state.clone())
             done += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break

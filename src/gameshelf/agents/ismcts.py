@@ -105,7 +105,7 @@ class ISMCTSAgent(Agent):
         self._prior = self.root_prior(first, me, legal) if self.prior_weight else {}
         while done < self.iterations:
             world = first if done == 0 else self.determinize(state, me, self.rng)
-            self._iterate(root, world, me)
+            self.iterate(root, world, me)
             done += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -119,7 +119,10 @@ class ISMCTSAgent(Agent):
             return self.rng.choice(legal)
         return max(options, key=lambda item: (item[1].visits, item[1].total[me]))[0]
 
-    def _iterate(self, root: ISNode, world: State, me: int) -> None:
+    def iterate(self, root: ISNode, world: State, me: int) -> None:
+        """One IS-MCTS iteration from ``root`` in the determinized ``world`` (consumed) for
+        player ``me``'s information set (callers with their own tree, like the analysis board,
+        drive the search through this)."""
         node = root
         path = [root]
         expanded = False

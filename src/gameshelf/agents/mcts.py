@@ -114,7 +114,7 @@ class MCTSAgent(Agent):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
         while done < self.iterations and root.proven is None:
-            self._iterate(root, state.clone())
+            self.iterate(root, state.clone())
             done += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -169,7 +169,10 @@ class MCTSAgent(Agent):
         return max(candidates, key=lambda item: (item[1].visits, item[1].mean(me)))[0]
 
     # --- one iteration --------------------------------------------------------------------
-    def _iterate(self, root: Node, state: State) -> None:
+    def iterate(self, root: Node, state: State) -> None:
+        """One MCTS iteration from ``root`` on ``state`` (consumed: pass a clone): select,
+        expand, play out and back up, with proofs propagated (callers that build their own tree,
+        like the analysis board, drive the search through this)."""
         path = [root]
         node = root
         value: list[float] | None = None
