@@ -448,6 +448,26 @@ def test_ratings_survive_a_restart_without_counting_twice(tmp_path: Path) -> Non
         again.stop()
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "axia", "seats": [HUMAN, {"kind": "bot", "agent": "hard"}], "seed": 5},
+        {"game": "axiom", "seats": [HUMAN, {"kind": "bot", "agent": "hard"}], "seed": 0},
+        {"game": "cage", "seed": 7},
+    ],
+)
+def test_a_rated_match_refuses_a_chosen_seed(server: RunningServer, body: dict[str, Any]) -> None:
+    """A seed tells its chooser every card, die and bot draw: fine for practice against bots,
+    worthless for a rating. Refused, and nothing is created."""
+    gail = _register(server, "Gail")
+    assert gail.post("/api/matches", json={**body, "rated": False}).status_code == 201
+    before = [m["id"] for m in gail.get("/api/matches").json()]
+    refused = gail.post("/api/matches", json={**body, "rated": True})
+    assert refused.status_code == 400 and _error(refused) == "request/seed-not-allowed"
+    assert "rated" in refused.json()["error"]["message"]
+    assert [m["id"] for m in gail.get("/api/matches").json()] == before
+
+
 def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(server: RunningServer) -> None:
     eve, finn = _register(server, "Eve"), _register(server, "Finn")
     plain = eve.post("/api/matches", json={"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True})

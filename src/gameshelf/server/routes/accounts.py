@@ -185,11 +185,22 @@ async def require_account(request: Request) -> Account:
 
 
 # --- hooks the match routes call ---------------------------------------------------------------
-async def before_create(request: Request, game: str, seats: list[dict[str, object]] | None) -> None:
-    """Refuse a rated match the caller may not create: a guest, or seats that cannot be rated
-    (call before the match exists; ``game`` is the request's game string)."""
+async def before_create(
+    request: Request, game: str, seats: list[dict[str, object]] | None, seed: int | None = None
+) -> None:
+    """Refuse a rated match the caller may not create: a guest, a chosen seed, or seats that
+    cannot be rated (call before the match exists; ``game`` is the request's game string)."""
     check_origin(request)
     await require_account(request)
+    if seed is not None:
+        # Whoever knows the seed knows every card and die, and every random draw of the bots,
+        # in advance: a rating earned that way would be worth nothing.
+        raise ServerError(
+            "request/seed-not-allowed",
+            "a rated match cannot be given a seed (whoever knows it knows every card and die "
+            "and the bots' random draws in advance); the server draws a secret seed and "
+            "publishes its commitment",
+        )
     hub: Hub = get_hub(request)
     from ..vetting import vet_network_game
 

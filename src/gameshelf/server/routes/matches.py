@@ -35,7 +35,7 @@ async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) 
     """Create a match from a game string and seats (default: you against random bots)."""
     seats = None if body.seats is None else [s.model_dump() for s in body.seats]
     if body.rated:  # accounts only, only bots with a published rating, always a clock
-        await account_routes.before_create(request, body.game, seats)
+        await account_routes.before_create(request, body.game, seats, body.seed)
         body.clock = body.clock or account_routes.RATED_DEFAULT_CLOCK
     control = None if body.clock is None else TimeControl.of_request(body.clock)
     runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
