@@ -468,6 +468,21 @@ def test_a_rated_match_refuses_a_chosen_seed(server: RunningServer, body: dict[s
     assert [m["id"] for m in gail.get("/api/matches").json()] == before
 
 
+def test_a_rated_bot_plays_at_its_own_think_time(server: RunningServer) -> None:
+    """A bot's published rating is its rating at its own time per move: a rated match cannot
+    seat it with another (it would be a weaker or stronger player under the same rating)."""
+    hal = _register(server, "Hal")
+    bot = {"kind": "bot", "agent": "hard", "think_seconds": 0.01}
+    body = {"game": "axiom", "seats": [HUMAN, bot], "rated": True}
+    refused = hal.post("/api/matches", json=body)
+    assert refused.status_code == 400 and _error(refused) == "request/invalid"
+    assert "think_seconds" in refused.json()["error"]["message"]
+    assert hal.get("/api/matches").json() == []
+    named = {**body, "seats": [HUMAN, {"kind": "bot", "agent": "hard@0.01"}]}
+    assert _error(hal.post("/api/matches", json=named)) == "request/invalid"
+    assert hal.get("/api/matches").json() == []
+
+
 def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(server: RunningServer) -> None:
     eve, finn = _register(server, "Eve"), _register(server, "Finn")
     plain = eve.post("/api/matches", json={"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True})

@@ -89,6 +89,14 @@ def check_rated_seats(game: str, seats: Sequence[dict[str, Any]]) -> None:
                     f"rated: seat {index}: bot {agent!r} has no published rating for {game} "
                     f"with {players} players (rated bots: {allowed})",
                 )
+            if seat.get("think_seconds") is not None:
+                # The published rating is the bot's at its own time per move: a bot given
+                # another time is another player (and settle would find no rating for it).
+                raise ServerError(
+                    "request/invalid",
+                    f"rated: seat {index}: a rated bot plays at its own time per move; "
+                    "think_seconds cannot be set in a rated match",
+                )
 
 
 def rate(ratings: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
