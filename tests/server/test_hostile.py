@@ -563,6 +563,29 @@ def test_create_is_strict(server: RunningServer, body: dict[str, Any]) -> None:
     assert response.status_code == 400 and error_of(response)["code"] == "request/invalid"
 
 
+@pytest.mark.parametrize(
+    ("seat", "code", "words"),
+    [
+        ({"kind": "human", "agent": "hard"}, "request/invalid", "takes no agent"),
+        ({"kind": "human", "think_seconds": -1.0}, "request/invalid", "takes no think_seconds"),
+        ({"kind": "bot", "agent": ""}, "agent/unknown", "unknown bot ''"),
+    ],
+)
+def test_seat_fields_that_mean_nothing_are_refused_not_ignored(
+    server: RunningServer, seat: dict[str, Any], code: str, words: str
+) -> None:
+    """A human seat given a bot or a think time, or a bot with an empty name, is a careless
+    request: it is refused naming the seat and the field, and nothing is created."""
+    response = httpx.post(
+        f"{server.url}/api/matches", json={"game": "cage", "seats": [HUMAN, seat]}
+    )
+    assert response.status_code == 400, response.text
+    error = error_of(response)
+    assert error["code"] == code and words in error["message"]
+    assert error["message"].startswith("seat 1: ")
+    assert httpx.get(f"{server.url}/api/matches").json() == []
+
+
 def test_options_take_ascii_digits_only(server: RunningServer) -> None:
     response = httpx.post(f"{server.url}/api/matches", json={"game": "cage(players=２)"})
     assert response.status_code == 400 and error_of(response)["code"] == "game/invalid-option"

@@ -258,12 +258,20 @@ class Hub:
     def _seat_info(index: int, spec: dict[str, Any], think_cap: float) -> SeatInfo:
         kind = spec.get("kind")
         if kind == "human":
+            extra = [key for key in ("agent", "think_seconds") if spec.get(key) is not None]
+            if extra:  # a careless client meant a bot, or mixed two seats up: say so
+                raise ServerError(
+                    "request/invalid",
+                    f"seat {index}: a human seat takes no {' or '.join(extra)} "
+                    "(did you mean kind 'bot'?)",
+                )
             return SeatInfo(index, "human", None, None, None)
         if kind == "bot":
             # A bot's own time per move is kept in its seat name, ``hard@0.8`` (a rematch
             # passes that name back as the agent).
+            named = spec.get("agent")
             try:
-                agent, think = split_think(str(spec.get("agent") or "random"))
+                agent, think = split_think("random" if named is None else str(named))
                 if spec.get("think_seconds") is not None:
                     think = check_think(spec["think_seconds"], think_cap)
                 elif think is not None:
