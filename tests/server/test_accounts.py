@@ -483,6 +483,22 @@ def test_a_rated_bot_plays_at_its_own_think_time(server: RunningServer) -> None:
     assert hal.get("/api/matches").json() == []
 
 
+def test_an_invisible_character_cannot_copy_a_registered_name(server: RunningServer) -> None:
+    """ "Ann" followed by a Hangul filler or a combining grapheme joiner looks exactly like
+    "Ann": neither a second account nor a guest may take it."""
+    _register(server, "Ann")
+    for copy in ("Ann\u3164", "Ann\u034f", "A\u115fnn"):
+        other = _client(server)
+        answer = other.post("/api/account/register", json={"name": copy, "password": PASSWORD})
+        assert answer.status_code == 400 and _error(answer) == "request/invalid", copy
+        assert "invisible" in answer.json()["error"]["message"]
+        assert other.get("/api/account").json() == {"name": None}  # no session either
+    match = _client(server).post("/api/matches", json={"game": "axiom"}).json()["id"]
+    joined = _client(server).post(f"/api/matches/{match}/join", json={"name": "Ann\u3164"})
+    assert joined.status_code == 400 and _error(joined) == "request/invalid"
+    assert _client(server).get("/api/players/Ann\u3164").status_code == 404
+
+
 def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(server: RunningServer) -> None:
     eve, finn = _register(server, "Eve"), _register(server, "Finn")
     plain = eve.post("/api/matches", json={"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True})

@@ -69,6 +69,23 @@ def test_bad_messages_are_refused_and_nothing_is_stored(
         assert not [m for m in again.received if m.get("type") == "chat"]  # nothing stored
 
 
+@pytest.mark.parametrize("text", ["\u3164\u3164", "\u2800", "\u0301", " \ufe0f\u034f "])
+def test_a_message_that_shows_nothing_is_empty(
+    server: RunningServer, lobby: Lobby, text: str
+) -> None:
+    """Hangul fillers, the blank Braille pattern or marks with nothing to sit on draw an empty
+    bubble: refused as empty, nothing stored. An emoji with its variation selector still goes."""
+    match_id, tokens = _two_seats(lobby)
+    with SeatClient(server.url, match_id, [tokens[0]]) as ann:
+        refused = ann.request({"type": "chat", "text": text})
+        assert refused["code"] == "chat/invalid" and "empty" in refused["message"]
+    with SeatClient(server.url, match_id, [tokens[0]]) as again:
+        assert again.request({"type": "ping"})["type"] == "pong"
+        assert not [m for m in again.received if m.get("type") == "chat"]  # nothing stored
+        heart = again.request({"type": "chat", "text": "gg \u2764\ufe0f"})
+        assert heart["messages"][0]["text"] == "gg \u2764\ufe0f"
+
+
 def test_spectators_neither_write_nor_read_by_default(server: RunningServer, lobby: Lobby) -> None:
     match_id, tokens = _two_seats(lobby)
     with (

@@ -586,6 +586,34 @@ def test_seat_fields_that_mean_nothing_are_refused_not_ignored(
     assert httpx.get(f"{server.url}/api/matches").json() == []
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("greedy\u3164", "U+1160 is invisible"),  # a Hangul filler (NFKC): shows as "greedy"
+        ("random\uffa0", "U+1160 is invisible"),  # the half-width filler, after NFKC
+        ("hard\u034f", "U+034F is invisible"),  # the combining grapheme joiner
+        ("Ann\u2800", "U+2800 is invisible"),  # the blank Braille pattern
+        ("Ann\ufe0f", "U+FE0F is invisible"),
+        ("\u3164", "U+1160 is invisible"),
+        ("\u0301\u0302", "at least one letter"),  # marks on nothing
+    ],
+)
+def test_a_name_cannot_hide_characters(server: RunningServer, name: str, words: str) -> None:
+    """An invisible character would let a guest pass for a bot ("greedy" + a filler shows as
+    "greedy") or for someone else, and an all-invisible name shows nothing: refused, naming
+    the character, and no seat is taken."""
+    match = httpx.post(f"{server.url}/api/matches", json={"game": "cage", "seats": [HUMAN, HUMAN]})
+    match_id = match.json()["id"]
+    response = httpx.post(f"{server.url}/api/matches/{match_id}/join", json={"name": name})
+    assert response.status_code == 400, response.text
+    error = error_of(response)
+    assert error["code"] == "request/invalid" and words in error["message"]
+    seats = httpx.get(f"{server.url}/api/matches/{match_id}").json()["seats"]
+    assert not any(seat["taken"] for seat in seats)
+    ok = httpx.post(f"{server.url}/api/matches/{match_id}/join", json={"name": "J\u00f6rg \u00e9"})
+    assert ok.status_code == 200, ok.text  # letters with their accents are fine
+
+
 def test_options_take_ascii_digits_only(server: RunningServer) -> None:
     response = httpx.post(f"{server.url}/api/matches", json={"game": "cage(players=２)"})
     assert response.status_code == 400 and error_of(response)["code"] == "game/invalid-option"

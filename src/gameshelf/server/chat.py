@@ -21,6 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, as_utc, utcnow
 from .errors import ServerError
+from .names import shows_something
 
 if TYPE_CHECKING:
     from .hub import Client, Hub, Runtime
@@ -46,7 +47,7 @@ def clean_text(text: str, max_chars: int) -> str:
     """A chat message, normalised (NFC, surrounding space trimmed) and checked: not empty, at
     most ``max_chars`` characters, no control, format (bidi) or private-use characters."""
     cleaned = unicodedata.normalize("NFC", text).strip()
-    if not cleaned:
+    if not shows_something(cleaned):  # nothing, or only Hangul fillers, lone marks, blanks...
         raise ServerError("chat/invalid", "a chat message cannot be empty")
     if len(cleaned) > max_chars:
         raise ServerError("chat/invalid", f"chat messages are limited to {max_chars} characters")

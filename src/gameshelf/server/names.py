@@ -15,8 +15,10 @@ BOT_LIKE = re.compile(r"bot\b|bot[:_\-]", re.IGNORECASE)
 def normalise_name(name: str | None) -> str | None:
     """A player's display name, normalised (NFKC, single spaces) and checked.
 
-    Control, format (bidi) and private-use characters are refused, and so are names that would
-    pass for a bot ("bot …", or a bot's name): bots are marked by the server, never by a name.
+    Control, format (bidi), private-use and invisible characters are refused (an invisible one
+    would let "Ann" + a Hangul filler pass for the registered "Ann", or "greedy" + one for a
+    bot), and so are names that would pass for a bot ("bot …", or a bot's name) or show no
+    letter at all: bots are marked by the server, never by a name.
     """
     if name is None:
         return None
@@ -29,6 +31,13 @@ def normalise_name(name: str | None) -> str | None:
                 "request/invalid",
                 f"name: character U+{ord(char):04X} is not allowed in a player name",
             )
+        if invisible(char):
+            raise ServerError(
+                "request/invalid",
+                f"name: character U+{ord(char):04X} is invisible and not allowed in a player name",
+            )
+    if not shows_something(text):
+        raise ServerError("request/invalid", "name: it must show at least one letter or sign")
     if len(text) > 32:
         raise ServerError("request/invalid", "name: at most 32 characters")
     if BOT_LIKE.match(text) or text.lower() in AGENTS:
@@ -36,3 +45,28 @@ def normalise_name(name: str | None) -> str | None:
             "request/invalid", f"name: {text!r} could be mistaken for a bot; choose another"
         )
     return text
+
+
+def invisible(char: str) -> bool:
+    """Whether ``char`` draws nothing although it is a letter or a mark: the Unicode
+    default-ignorable code points outside the format (Cf) category — the Hangul fillers, the
+    combining grapheme joiner, variation selectors, Khmer inherent vowels, Mongolian free
+    variation selectors — and the blank Braille pattern."""
+    code = ord(char)
+    return (
+        code in (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180F, 0x2800, 0x3164, 0xFFA0)
+        or 0x180B <= code <= 0x180D
+        or 0xFE00 <= code <= 0xFE0F
+        or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+def shows_something(text: str) -> bool:
+    """Whether ``text`` holds a character that is drawn on its own: not a space, not an
+    invisible character and not a combining mark (which only decorates another)."""
+    return any(
+        not char.isspace()
+        and not invisible(char)
+        and not unicodedata.category(char).startswith("M")
+        for char in text
+    )
