@@ -230,3 +230,31 @@ def test_a_non_canonical_cube_action_id_is_refused_with_the_right_id() -> None:
     with pytest.raises(IllegalMove, match=f"its id is {legal}"):
         state.play(other)
     assert state.position() == before
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        "S(" + "9" * 5000 + ",0,2) S(0,0,2)z+",  # int() refuses 4300+ digits: a bare ValueError
+        "C(0,0,2) C(-2,0," + "1" * 5000 + ")x-",
+        "S(-1,0,2) S(0,0,99999999999999999999)z+",
+    ],
+)
+def test_overlong_coordinates_are_invalid_moves(move: str) -> None:
+    state = GAME.new_initial_state()
+    before = state.position()
+    with pytest.raises(InvalidMove, match="more than 9 digits"):
+        state.play(move)
+    assert state.position() == before
+
+
+def test_overlong_coordinates_in_a_listing_name_the_line() -> None:
+    with pytest.raises(InvalidPosition, match=r"line 2 .*more than 9 digits"):
+        load_listing(GAME, "(black) C (0,0,1)y-\n(black) C (0," + "7" * 5000 + ",1)y-\n", "black")
+
+
+def test_coordinates_are_ascii_digits_with_leading_zeros_allowed() -> None:
+    state = GAME.new_initial_state()
+    with pytest.raises(InvalidMove, match="not an Axiom move"):
+        state.play("S(-\u0661,0,2) S(0,0,2)z+")  # an Arabic-Indic one, which int() reads as 1
+    assert str(state.play("S(-0000000001,0,2) S(0,0,2)z+")) == "S(-1,0,2) S(0,0,2)z+"

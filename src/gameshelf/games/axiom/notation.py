@@ -34,7 +34,11 @@ from .geometry import (
     mask_names,
 )
 
-_INT = r"\s*([+-]?\d+)\s*"
+# ASCII digits only: ``\d`` also matches other scripts' digits, which ``int`` then reads.
+_INT = r"\s*([+-]?[0-9]+)\s*"
+#: Digits a coordinate may have: every cell a piece can reach has far fewer, and ``int`` refuses
+#: text over 4300 digits with a bare ``ValueError``.
+_MAX_DIGITS = 9
 _CELL = rf"\({_INT},{_INT},{_INT}\)"
 _LISTING_RE = re.compile(rf"^\(\s*(black|white)\s*\)\s*([CS])\s*{_CELL}\s*(.*)$", re.IGNORECASE)
 _SCEPTRE_MOVE_RE = re.compile(rf"^\s*S\s*{_CELL}\s*S\s*{_CELL}\s*(.*?)\s*$", re.IGNORECASE)
@@ -69,7 +73,12 @@ def dirs_to_mask(dirs: list[int]) -> int:
 
 
 def _cell(groups: tuple[str | None, ...], start: int) -> Cell:
-    return (int(str(groups[start])), int(str(groups[start + 1])), int(str(groups[start + 2])))
+    """The cell of three captured coordinates; ``ValueError`` names one too long to be a cell."""
+    texts = [str(groups[start + i]) for i in range(3)]
+    for text in texts:
+        if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+            raise ValueError(f"coordinate {text[:12]}... has more than {_MAX_DIGITS} digits")
+    return (int(texts[0]), int(texts[1]), int(texts[2]))
 
 
 @dataclass(frozen=True)
@@ -97,8 +106,8 @@ def parse_listing_line(raw: str, number: int) -> ListingLine | None:
     groups = match.groups()
     color = COLOR_NAMES.index(str(groups[0]).lower())
     piece = str(groups[1]).upper()
-    cell = _cell(groups, 2)
     try:
+        cell = _cell(groups, 2)
         dirs = parse_dirs(str(groups[5]))
     except ValueError as exc:
         raise InvalidPosition(f"line {number} {raw.strip()!r}: {exc}") from None
@@ -166,6 +175,7 @@ def parse_move(text: str) -> ParsedMove:
             continue
         groups = match.groups()
         try:
+            source, target = _cell(groups, 0), _cell(groups, 3)
             dirs = parse_dirs(str(groups[6]))
         except ValueError as exc:
             raise InvalidMove(f"move {text!r}: {exc}") from None
@@ -178,7 +188,7 @@ def parse_move(text: str) -> ParsedMove:
                 f"move {text!r}: a cube move names its one or two dome directions, "
                 "e.g. C(0,0,2) C(0,2,1)x+ y+"
             )
-        return ParsedMove(piece, _cell(groups, 0), _cell(groups, 3), tuple(dirs))
+        return ParsedMove(piece, source, target, tuple(dirs))
     raise InvalidMove(
         f"{text!r} is not an Axiom move; expected 'S(x,y,z) S(x,y,z)d' for a sceptre or "
         "'C(x,y,z) C(x,y,z)d1 d2' for a cube"
