@@ -413,6 +413,34 @@ def test_sockets_per_address_are_capped(tmp_path: Path) -> None:
             client.close()
 
 
+def test_spectators_cannot_lock_the_players_out_of_their_match(tmp_path: Path) -> None:
+    """A match holds at most ``sockets_per_match`` spectators; a full gallery must not keep a
+    player from their own seat (nor from a second tab), while a further spectator is refused."""
+    settings = ServerSettings(sockets_per_match=2, creates_per_minute=1e6, joins_per_minute=1e6)
+    with serving(database_url("sqlite", tmp_path), settings) as running:
+        lobby = Lobby(running.url)
+        match = lobby.create("cage", [HUMAN, HUMAN])
+        tokens = [lobby.join(match["id"])["token"] for _ in range(2)]
+        gallery = [SeatClient(running.url, match["id"]) for _ in range(2)]
+        with pytest.raises(ServerReplyError) as refused:
+            SeatClient(running.url, match["id"])
+        assert refused.value.code == "server/busy"
+        with (
+            SeatClient(running.url, match["id"], [tokens[0]]) as first,
+            SeatClient(running.url, match["id"], [tokens[1]]) as second,
+        ):
+            assert (first.seats, second.seats) == ([0], [1])
+            move = first.state["seats"]["0"]["legal_moves"][0]
+            assert first.move(0, move)["version"] == 1
+            assert second.wait_for(lambda s: s["version"] == 1)["to_move"] == 1
+            with pytest.raises(ServerReplyError) as still:
+                SeatClient(running.url, match["id"])
+            assert still.value.code == "server/busy"
+        for client in gallery:
+            client.close()
+        lobby.close()
+
+
 def test_a_socket_that_never_says_hello_is_closed(tmp_path: Path) -> None:
     settings = ServerSettings(hello_timeout=0.5, creates_per_minute=1e6)
     with serving(database_url("sqlite", tmp_path), settings) as running:

@@ -720,11 +720,13 @@ class Hub:
                 raise
             await self.refresh_seats(runtime.id)  # joined through another process just now
             seats = self.seats_of_tokens(runtime, tokens)
-        if len(runtime.clients) >= self.settings.sockets_per_match:
-            raise ServerError(
-                "server/busy",
-                f"match {runtime.id} already has {self.settings.sockets_per_match} connections",
-            )
+        # Spectators and seated connections are counted apart, each up to the cap: a gallery
+        # of strangers must never keep the players out of their own match.
+        cap = self.settings.sockets_per_match
+        alike = sum(1 for other in runtime.clients if bool(other.seats) == bool(seats))
+        if alike >= cap:
+            who = "players' connections" if seats else "spectators"
+            raise ServerError("server/busy", f"match {runtime.id} already has {cap} {who}")
         client.seats = seats
         runtime.clients.add(client)
         runtime.touched = time.monotonic()
