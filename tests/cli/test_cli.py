@@ -193,3 +193,51 @@ def test_cards_prints_the_axia_deck_and_refuses_other_games(
 def test_solve_is_wired_into_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "solve", "cage(players=2,stock=3:0)", "--max-plies", "5")
     assert status == 0 and "win in 5 plies" in out
+
+
+def test_an_svg_that_cannot_be_written_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for target, reason in ((tmp_path / "no" / "x.svg", "No such file"), (tmp_path, "directory")):
+        status, out, err = run(capsys, "show", "axiom", "--svg", str(target))
+        assert status == 2 and out == ""
+        assert err.startswith(f"gameshelf: error: cannot write {str(target)!r}: ")
+        assert reason in err and len(err.splitlines()) == 1
+
+
+def test_play_refuses_a_save_path_before_the_game_is_played(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bots = ("--seat", "0=random", "--seat", "1=random", "--quiet", "--seed", "1")
+    missing = tmp_path / "no" / "game.json"
+    status, out, err = run(capsys, "play", "cage", *bots, "--save", str(missing))
+    assert status == 2 and out == ""  # no game was played only to be lost
+    assert "there is no folder" in err and len(err.splitlines()) == 1
+    status, out, err = run(capsys, "play", "cage", *bots, "--save", str(tmp_path))
+    assert status == 2 and out == "" and "is a folder" in err
+
+
+def test_play_save_that_fails_after_the_game_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(self: object, path: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(gameshelf.core.record.GameRecord, "save", refuse)
+    bots = ("--seat", "0=random", "--seat", "1=random", "--quiet", "--seed", "1")
+    target = str(tmp_path / "g.json")
+    status, _, err = run(capsys, "play", "cage", *bots, "--save", target)
+    assert status == 2
+    assert err == f"gameshelf: error: cannot write {target!r}: Permission denied\n"
+
+
+def test_save_at_the_terminal_reports_a_name_it_cannot_use(tmp_path: Path) -> None:
+    table = new_table(gameshelf.load("cage"), ["human", "random"], seed=1)
+    lines = iter(["save bad\x00name.json", f"save {tmp_path}", "quit"])
+    out = io.StringIO()
+    assert interactive(table, lambda prompt: next(lines), out, color=False) == 0
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: cannot save to 'bad\\x00name.json': embedded null byte",
+        f"error: cannot save to {str(tmp_path)!r}: Is a directory",
+    ]

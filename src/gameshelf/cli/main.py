@@ -79,8 +79,24 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_writable(option: str, path: str) -> None:
+    """Refuse ``path`` before any work is done when its folder does not exist."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise GameshelfError(f"{option} {path!r}: there is no folder {str(folder)!r}")
+    if Path(path).is_dir():
+        raise GameshelfError(f"{option} {path!r} is a folder; name a file in it")
+
+
+def _write_failed(path: str, exc: OSError | ValueError) -> GameshelfError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return GameshelfError(f"cannot write {path!r}: {reason}")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal (a new game, or one saved with ``save FILE`` via ``--resume``)."""
+    if args.save:
+        _check_writable("--save", args.save)  # before the game, not after it is lost
     if args.resume:
         if args.game:
             raise GameshelfError("give a game or --resume FILE, not both")
@@ -99,7 +115,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(announce(table, defaulted))
         status = interactive(table, default_reader, sys.stdout, color)
     if args.save:
-        table.record().save(args.save)
+        try:
+            table.record().save(args.save)
+        except (OSError, ValueError) as exc:
+            raise _write_failed(args.save, exc) from None
         print(f"record saved to {args.save}")
     return status
 
@@ -164,7 +183,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         render_svg = getattr(module, "render_svg", None)
         if render_svg is None:
             raise GameshelfError(f"{game.spec.name} has no SVG picture yet")
-        Path(args.svg).write_text(render_svg(state), encoding="utf-8")
+        try:
+            Path(args.svg).write_text(render_svg(state), encoding="utf-8")
+        except (OSError, ValueError) as exc:
+            raise _write_failed(args.svg, exc) from None
         print(f"wrote {args.svg}")
         return 0
     print(state.render(color=_color(args)))

@@ -368,8 +368,9 @@ def _save(table: Table, path: str, out: TextIO) -> None:
         return
     try:
         table.record().save(path)
-    except OSError as exc:
-        out.write(f"error: cannot save to {path!r}: {exc.strerror}\n")
+    except (OSError, ValueError) as exc:  # ValueError: a name with a NUL byte
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        out.write(f"error: cannot save to {path!r}: {reason}\n")
         return
     out.write(
         f"saved {len(table.state.history())} moves to {path} "
