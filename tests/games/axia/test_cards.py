@@ -133,6 +133,19 @@ def test_not_json_and_not_a_file(tmp_path: Path) -> None:
         load_cards(str(tmp_path / "missing.json"))
 
 
+def test_a_file_that_is_not_utf8_or_nests_too_deeply_is_invalid_data(tmp_path: Path) -> None:
+    latin = tmp_path / "latin1.json"
+    latin.write_bytes(b'{"provenance": "r\xe9constructed"}')
+    with pytest.raises(InvalidData, match=r"latin1\.json' is not UTF-8 text: byte 17"):
+        load_cards(str(latin))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InvalidData, match="nests JSON too deeply"):
+        load_cards(str(deep))
+    with pytest.raises(InvalidOption, match="not UTF-8 text"):
+        load(f'axia(cards="{latin}")')
+
+
 def test_cards_option_loads_a_user_file_through_the_same_checks(tmp_path: Path) -> None:
     data = raw()
     data["provenance"] = "official"

@@ -411,8 +411,14 @@ def load_cards(path: str | None = None) -> CardSet:
         text = target.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidData(f"cannot read card file {str(target)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidData(
+            f"card file {str(target)!r} is not UTF-8 text: byte {exc.start} cannot be decoded"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidData(f"card file {str(target)!r} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidData(f"card file {str(target)!r} nests JSON too deeply") from None
     return parse_cards(data, str(target) if path is not None else "cards.json")
