@@ -241,3 +241,18 @@ def test_save_at_the_terminal_reports_a_name_it_cannot_use(tmp_path: Path) -> No
         "error: cannot save to 'bad\\x00name.json': embedded null byte",
         f"error: cannot save to {str(tmp_path)!r}: Is a directory",
     ]
+
+
+@pytest.mark.parametrize("command", ["moves", "perft", "show", "analyse"])
+def test_a_position_file_that_is_not_utf8_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    file = tmp_path / "pos.txt"
+    file.write_bytes(b"-/-/-/-/-/-/-/- W4Y4R4O4B4G4 0 - 0 *\xff\n")
+    extra = ["--depth", "1"] if command == "perft" else []
+    status, out, err = run(capsys, command, "cage", "--position", str(file), *extra)
+    assert status == 2 and out == ""
+    assert err == (
+        f"gameshelf: error: position file {str(file)!r} is not UTF-8 text: byte 36 "
+        "cannot be decoded\n"
+    )

@@ -14,7 +14,6 @@ import json
 import math
 import sys
 import time
-from pathlib import Path
 from typing import Any, TextIO
 
 from gameshelf.agents.analysis import (
@@ -29,6 +28,8 @@ from gameshelf.core.errors import GameshelfError, InvalidRecord
 from gameshelf.core.game import State
 from gameshelf.core.record import load_record, replay
 from gameshelf.core.registry import load
+
+from .files import position_text
 
 MAX_SECONDS = 3600.0
 MAX_TOP = 50
@@ -110,11 +111,7 @@ def _position(game: Any, position: str | None) -> State:
     if position is None:
         state: State = game.new_initial_state(0)
         return state
-    path = Path(position)
-    text = position
-    if len(position) < 4096 and path.is_file():
-        text = path.read_text(encoding="utf-8")
-    loaded: State = game.state_from_position(text.strip())
+    loaded: State = game.state_from_position(position_text(position).strip())
     return loaded
 
 

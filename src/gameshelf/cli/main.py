@@ -19,6 +19,7 @@ from gameshelf.core.perft import divide, perft
 from gameshelf.core.record import load_record, replay
 from gameshelf.core.registry import available_games, game_entry, load
 
+from .files import position_text
 from .play import (
     announce,
     default_reader,
@@ -38,14 +39,6 @@ def _color(args: argparse.Namespace) -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
-def _position_text(value: str) -> str:
-    """A position given inline, or the contents of a file when ``value`` names one."""
-    path = Path(value)
-    if len(value) < 4096 and path.is_file():
-        return path.read_text(encoding="utf-8")
-    return value
-
-
 def _state(game: Game, args: argparse.Namespace) -> State:
     position = getattr(args, "position", None)
     to_move = getattr(args, "to_move", None)
@@ -53,7 +46,7 @@ def _state(game: Game, args: argparse.Namespace) -> State:
         if to_move:
             raise GameshelfError("--to-move needs --position")
         return game.new_initial_state(getattr(args, "seed", None))
-    text = _position_text(position)
+    text = position_text(position)
     if to_move:
         module = importlib.import_module(f"gameshelf.games.{game.spec.name}")
         loader = getattr(module, "load_listing", None)
