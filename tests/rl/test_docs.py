@@ -36,9 +36,11 @@ def section(title_start: str) -> str:
     return match.group(0)
 
 
-def documented_pieces(block: str, names: set[str], sizes: dict[str, int]) -> dict[str, tuple]:
+def documented_pieces(
+    block: str, names: set[str], sizes: dict[str, int]
+) -> dict[str, tuple[int, ...]]:
     """``name (shape)`` entries of an encoding block, the shapes evaluated with ``sizes``."""
-    found: dict[str, tuple] = {}
+    found: dict[str, tuple[int, ...]] = {}
     for name, shape in re.findall(r"\b(\w+)(?: placement)?\s+\(([^()]*)\)", block):
         if name in names and name not in found:  # the first one: "effect (53,) waiting effect (…)"
             expression = shape.split(":")[0].strip().rstrip(",")
