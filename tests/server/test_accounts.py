@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -530,3 +531,38 @@ def test_hostile_ids_and_names_are_refused_before_the_database(server: RunningSe
     for name in ("%00", "a%0Ab", "x" * 64):
         page = ivy.get(f"/api/players/{name}")
         assert page.status_code == 404 and _error(page) == "player/not-found", name
+
+
+def _join_twice_at_once(server: RunningServer, who: httpx.Client, match: str) -> list[int]:
+    """Two tabs of one account join ``match`` at the same instant; their status codes."""
+    barrier = threading.Barrier(2)
+    codes: list[int] = []
+
+    def join() -> None:
+        tab = _client(server)
+        tab.cookies = who.cookies
+        barrier.wait()
+        codes.append(tab.post(f"/api/matches/{match}/join", json={}).status_code)
+
+    threads = [threading.Thread(target=join) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return sorted(codes)
+
+
+def test_one_account_racing_itself_gets_one_seat_of_a_rated_match(server: RunningServer) -> None:
+    """Two joins by one account at the same instant (two tabs): one seat, the other refused.
+
+    The one-seat check and the link of the seat to the account are one step per match; checked
+    apart, both joins passed the check before either seat was linked."""
+    dora = _register(server, "Dora")
+    for _ in range(4):
+        rated = {"game": "axiom", "rated": True, "seats": [HUMAN, HUMAN]}
+        created = dora.post("/api/matches", json=rated)
+        assert created.status_code == 201, created.text
+        match = created.json()["id"]
+        assert _join_twice_at_once(server, dora, match) == [200, 409]
+        seats = dora.get(f"/api/matches/{match}").json()["seats"]
+        assert [seat["name"] for seat in seats].count("Dora") == 1

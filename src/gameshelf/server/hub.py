@@ -98,6 +98,9 @@ class Runtime:
     display: str = ""
     extras: MatchExtras = field(default_factory=MatchExtras)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    joining: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held by a whole join request, account checks included (routes/matches.py): a rated
+    match's one-seat-per-account check and the seat's link to the account are one step."""
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)

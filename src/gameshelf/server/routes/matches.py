@@ -88,9 +88,14 @@ async def get_match(match_id: str, hub: HubDep) -> MatchSummary:
 async def join(match_id: str, body: JoinRequest, hub: HubDep, request: Request) -> JoinResponse:
     """Take a free seat; the answer holds the seat's secret token (keep it private)."""
     name = normalise_name(body.name)
-    account = await account_routes.before_join(request, match_id, name)  # None: a guest
-    seat, token = await hub.join(match_id, body.seat, name if account is None else account.name)
-    await account_routes.after_join(request, match_id, seat, account)
+    runtime = await hub.runtime(match_id)
+    # One join at a time per match: checked apart from the seat's link, two tabs of one
+    # account both passed the one-seat check of a rated match and took two seats.
+    async with runtime.joining:
+        account = await account_routes.before_join(request, match_id, name)  # None: a guest
+        name = name if account is None else account.name
+        seat, token = await hub.join(match_id, body.seat, name)
+        await account_routes.after_join(request, match_id, seat, account)
     return JoinResponse(match=match_id, seat=seat, token=token)
 
 
