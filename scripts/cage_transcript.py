@@ -12,7 +12,7 @@ import sys
 
 import gameshelf
 from gameshelf.agents import make_agent
-from gameshelf.cli.play import interactive, new_table
+from gameshelf.cli.play import announce, interactive, new_table
 
 
 def main() -> None:
@@ -32,6 +32,7 @@ def main() -> None:
         return answer
 
     out.write("$ gameshelf play cage --seat 0=human --seat 1=random --seed 2026\n")
+    out.write(announce(table, []) + "\n")  # what gameshelf play prints before the table
     interactive(table, read, out, color=False)
     sys.stdout.write(out.getvalue())
 

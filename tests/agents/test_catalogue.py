@@ -39,3 +39,11 @@ def test_an_unfit_bot_is_refused_with_its_reason() -> None:
     assert caught.value.code == "agent/unfit"
     with pytest.raises(UnknownAgent):
         check_agent("nobody", gameshelf.load("axiom"))
+
+
+def test_every_registered_bot_says_what_it_is() -> None:
+    """``play --help`` lists each bot with a line of its own, not the fallback text."""
+    import gameshelf.arena.opponents  # noqa: F401  (registers the arena's bots too)
+
+    vague = [info.name for info in agent_catalogue() if info.summary == "a registered bot"]
+    assert vague == []

@@ -121,7 +121,9 @@ def _bots_epilog() -> str:
     from gameshelf.agents.catalogue import agent_catalogue
 
     lines = ["bots for --seat N=WHO, weakest first (not every bot fits every game):"]
-    lines += [f"  {info.name:<10} {info.summary}" for info in agent_catalogue()]
+    bots = agent_catalogue()
+    width = max(len(info.name) for info in bots)
+    lines += [f"  {info.name:<{width}}  {info.summary}" for info in bots]
     return "\n".join(lines)
 
 

@@ -217,7 +217,7 @@ class AxiaEncoder(Encoder):
     ``phase`` (6,),
     ``round`` (1,) / 8, ``starting`` (n,), ``to_move`` (n + 2,) (seats, chance, over),
     ``dice`` (D, 8 + n): magic, value one-hot (6), unused, used by (relative seat),
-    ``face_up`` (F, T), ``decks`` (3,), ``effect`` (11 + 5 + 36,), ``turn`` (3,). Private to the
+    ``face_up`` (F, T), ``decks`` (3,), ``effect`` (12 + 5 + 36,), ``turn`` (3,). Private to the
     viewer: ``hand`` (T,), ``items`` (I,), ``offer`` (S,), ``pending`` (T + 9,).
     """
 
