@@ -12,6 +12,7 @@ import pytest
 import gameshelf
 from gameshelf.cli.main import main
 from gameshelf.cli.play import interactive, new_table
+from gameshelf.core.record import record_from_state
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -256,3 +257,37 @@ def test_a_position_file_that_is_not_utf8_is_one_error_line(
         f"gameshelf: error: position file {str(file)!r} is not UTF-8 text: byte 36 "
         "cannot be decoded\n"
     )
+
+
+def finished_record() -> dict[str, object]:
+    """A finished cage game (player 1 wins) as record JSON."""
+    state = gameshelf.load("cage").new_initial_state()
+    for move in ["W0", "O1", "W0", "O1", "W0"]:
+        state.play(move)
+    data: dict[str, object] = record_from_state(state, seed=1).to_json()
+    return data
+
+
+BROKEN_RECORDS = {
+    "result of texts": ({"result": ["x", "y"]}, "'result' must be a list of 2 numbers"),
+    "result of nulls": ({"result": [None, None]}, "'result' must be a list of 2 numbers"),
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse"])
+@pytest.mark.parametrize("case", sorted(BROKEN_RECORDS))
+def test_a_broken_record_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, case: str
+) -> None:
+    change, message = BROKEN_RECORDS[case]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({**finished_record(), **change}))
+    before = path.read_bytes()
+    argv = (
+        ["replay", str(path)] if command == "replay" else ["analyse", "cage", "--record", str(path)]
+    )
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("gameshelf: error: ") and len(err.splitlines()) == 1
+    assert message in err
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["broken.json"]

@@ -71,6 +71,20 @@ def _corrupt(change: str) -> dict[str, Any]:
         data["moves"].pop()
     elif change == "moves-type":
         data["moves"] = "W0 O1"
+    elif change == "result-texts":
+        data["result"] = ["x", "y"]
+    elif change == "result-nulls":
+        data["result"] = [None, None]
+    elif change == "result-bools":
+        data["result"] = [True, False]
+    elif change == "result-text":
+        data["result"] = "1-0"
+    elif change == "result-long":
+        data["result"] = [1.0, -1.0, 0.0]
+    elif change == "result-nan":
+        data["result"] = [float("nan"), 1.0]
+    elif change == "result-huge":
+        data["result"] = [10**400, -1]
     return data
 
 
@@ -87,6 +101,13 @@ def _corrupt(change: str) -> dict[str, Any]:
         ("result", "recorded result"),
         ("short", "do not end the game"),
         ("moves-type", "'moves' has the wrong type"),
+        ("result-texts", "'result' must be a list of 2 numbers"),
+        ("result-nulls", "'result' must be a list of 2 numbers"),
+        ("result-bools", "'result' must be a list of 2 numbers"),
+        ("result-text", "'result' must be a list of 2 numbers"),
+        ("result-long", "'result' has 3 values, but cage has 2 players"),
+        ("result-nan", "'result': value #0 is not a finite number"),
+        ("result-huge", "'result': value #0 is not a finite number"),
     ],
 )
 def test_corrupt_records_are_rejected_naming_the_problem(change: str, words: str) -> None:
@@ -109,3 +130,20 @@ def test_saving_never_leaves_a_torn_file(tmp_path: Path) -> None:
     record_from_state(state).save(path)
     assert not list(tmp_path.glob("*.part"))
     assert json.loads(path.read_text())["format"] == "gameshelf-record"
+
+
+def test_a_broken_result_is_refused_when_loading(tmp_path: Path) -> None:
+    """The result is checked by ``load_record`` already, before anything replays."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**_record(), "result": ["x", "y"]}))
+    with pytest.raises(InvalidRecord, match="'result' must be a list of 2 numbers"):
+        load_record(path)
+
+
+def test_a_result_built_in_code_is_checked_by_replay() -> None:
+    record = parse_record(_record())
+    record.result = [None, None]  # type: ignore[list-item]
+    with pytest.raises(InvalidRecord, match="'result' must be a list of 2 numbers"):
+        replay(record)
+    record.result = [1, -1]  # integers are numbers too
+    assert replay(record)[-1].is_terminal()

@@ -8,6 +8,7 @@ action id stored beside it is cross-checked on replay to catch a corrupt file ea
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -117,6 +118,41 @@ def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> An
     return value
 
 
+def _game_of(record: GameRecord) -> Game:
+    try:
+        return load(record.game)
+    except GameshelfError as exc:
+        raise InvalidRecord(f"record cannot start: {exc}") from None
+
+
+def _result(value: Any, game: Game) -> list[float] | None:
+    """The checked ``result``: ``None``, or one finite number per player of ``game``."""
+    if value is None:
+        return None
+    players = game.spec.num_players
+    if not isinstance(value, list) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in value
+    ):
+        raise InvalidRecord(
+            f"record field 'result' must be a list of {players} numbers (one per player) or null"
+        )
+    if len(value) != players:
+        raise InvalidRecord(
+            f"record field 'result' has {len(value)} values, but {game.game_string} has "
+            f"{players} players"
+        )
+    result = []
+    for index, v in enumerate(value):
+        try:
+            number = float(v)
+        except OverflowError:  # an integer too large for a float
+            number = math.inf
+        if not math.isfinite(number):
+            raise InvalidRecord(f"record field 'result': value #{index} is not a finite number")
+        result.append(number)
+    return result
+
+
 def parse_record(data: Any) -> GameRecord:
     """Check the shape of decoded JSON and build a :class:`GameRecord` (no replay yet)."""
     if not isinstance(data, dict):
@@ -146,17 +182,17 @@ def parse_record(data: Any) -> GameRecord:
     initial = data.get("initial_position")
     if initial is not None and not isinstance(initial, str):
         raise InvalidRecord("record field 'initial_position' must be text or null")
-    result = data.get("result")
-    return GameRecord(
+    record = GameRecord(
         game=_field(data, "game", str),
         seed=seed,
         players=players,
         moves=moves,
-        result=result if isinstance(result, list) else None,
         started=str(data.get("started") or ""),
         finished=data.get("finished") if isinstance(data.get("finished"), str) else None,
         initial_position=initial,
     )
+    record.result = _result(data.get("result"), _game_of(record))
+    return record
 
 
 def load_record(path: str | Path) -> GameRecord:
@@ -178,8 +214,9 @@ def replay(record: GameRecord) -> list[State]:
     Raises :class:`InvalidRecord` naming the first move that does not replay, or a result that
     disagrees with the engine.
     """
+    game = _game_of(record)
+    result = _result(record.result, game)
     try:
-        game = load(record.game)
         state = _start(game, record.seed, record.initial_position)
     except GameshelfError as exc:
         raise InvalidRecord(f"record cannot start: {exc}") from None
@@ -201,10 +238,10 @@ def replay(record: GameRecord) -> list[State]:
                 f"but the record says {entry.player}"
             )
         states.append(state.clone())
-    if record.result is not None:
+    if result is not None:
         if not state.is_terminal():
             raise InvalidRecord("the record has a result but its moves do not end the game")
-        if [float(v) for v in record.result] != [float(v) for v in state.returns()]:
+        if result != [float(v) for v in state.returns()]:
             raise InvalidRecord(
                 f"the recorded result {record.result} differs from the replayed {state.returns()}"
             )
