@@ -63,6 +63,9 @@ def test_the_server_flags_a_seat_with_nobody_connected(
     waited = time.monotonic() - started
     assert 1.0 <= waited < 5.0  # 1.2 s on the clock; flagged by the server's own timer
     assert finished["clock"]["flagged"] == 0
+    assert finished["to_move"] == -4  # over: nobody is to move, though the board goes on
+    replayed = lobby_at._call("GET", f"/api/matches/{match_id}/replay")["frames"]
+    assert [frame["to_move"] for frame in replayed] == [-4]
     assert finished["clock"]["remaining_ms"][0] == 0
     assert finished["result"] == [-1.0, 1.0]
     assert finished["result_text"] == "player 1 ran out of time; player 2 wins"
@@ -143,7 +146,8 @@ def test_bots_turns_cost_no_time_and_three_players_place_the_flagged_one_last(
     with SeatClient(server.url, match_id, tokens) as table:
         assert table.state["clock"]["remaining_ms"][1] is None  # the bot has no clock
         table.move(0, table.state["seats"]["0"]["legal_moves"][0])
-        table.wait_for(lambda s: s["status"] == "finished")
+        flagged = table.wait_for(lambda s: s["status"] == "finished")
+        assert flagged["to_move"] == -4 and flagged["seats"]["2"]["legal_moves"] == []
     finished = lobby_at.match(match_id)
     assert finished["clock"]["flagged"] == 2
     assert finished["result"] == [1.0, 1.0, -1.0]

@@ -70,6 +70,32 @@ def test_two_players_the_resigner_loses_and_the_other_wins(server: RunningServer
     lobby.close()
 
 
+def test_nobody_is_to_move_once_a_resignation_ended_the_match(server: RunningServer) -> None:
+    """The board goes on after a resignation (the engine still names a player); the frames,
+    the summary and the replay's last ply say -4, as docs/server.md does for a finished match."""
+    lobby = Lobby(server.url)
+    match = _create(lobby, "cage", 2)
+    tokens = [lobby.join(match, seat)["token"] for seat in range(2)]
+    with (
+        SeatClient(server.url, match, [tokens[0]]) as first,
+        SeatClient(server.url, match, [tokens[1]]) as second,
+    ):
+        first.move(0, first.state["seats"]["0"]["legal_moves"][0])
+        assert first.state["to_move"] == 1
+        reply = _resign(first, 0)
+        assert (reply["status"], reply["to_move"]) == ("finished", -4), reply
+        assert second.wait_for(lambda s: s["status"] == "finished")["to_move"] == -4
+    with SeatClient(server.url, match, []) as late:  # a new connection's first state too
+        assert late.state["to_move"] == -4
+    assert lobby.match(match)["to_move"] == -4
+    for replay in (
+        lobby._call("GET", f"/api/matches/{match}/replay"),
+        lobby._call("GET", f"/api/matches/{match}/replay?all_seats=true"),
+    ):
+        assert [f["to_move"] for f in replay["frames"]] == [0, -4]  # the plies before: as played
+    lobby.close()
+
+
 def test_three_players_the_resigner_is_placed_last(server: RunningServer) -> None:
     lobby = Lobby(server.url)
     match = _create(lobby, "cage(players=3)", 3)

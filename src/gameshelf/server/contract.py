@@ -19,6 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 STRICT = ConfigDict(strict=True, extra="forbid")
 RequestId = Annotated[str | int, Field(description="the client's request id, echoed back")]
 View = dict[str, Any]
+TO_MOVE = (
+    "the seat to move, -1 while chance is to act; -4 once the match is finished, whatever "
+    "ended it (the board, a flag or a resignation)"
+)
 
 
 # --- HTTP requests ---------------------------------------------------------------------------
@@ -182,7 +186,7 @@ class MatchSummary(BaseModel):
     status: Literal["open", "running", "finished", "broken"]
     version: int
     plies: int
-    to_move: int
+    to_move: int = Field(description=TO_MOVE)
     created: str
     seats: list[SeatSummary]
     result: list[float] | None
@@ -258,7 +262,10 @@ class ReplayFrame(BaseModel):
     ply: int
     player: int | None
     move: str | None
-    to_move: int
+    to_move: int = Field(
+        description="the seat to move after this ply, -1 chance; -4 at the last ply of a "
+        "finished match (a flag or resignation included)"
+    )
     views: dict[str, View] = Field(description="'public' and one entry per shown seat")
 
 
@@ -541,7 +548,7 @@ class StateFrame(BaseModel):
     game: str
     version: int
     status: Literal["open", "running", "finished", "broken"]
-    to_move: int
+    to_move: int = Field(description=TO_MOVE)
     plies: int
     public: View
     seats: dict[str, SeatState]

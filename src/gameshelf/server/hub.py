@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from gameshelf.agents import AGENTS
 from gameshelf.agents.catalogue import check_agent
 from gameshelf.agents.levels import BadThinkTime, check_think, split_think, with_think
-from gameshelf.core.game import CHANCE, Game, State
+from gameshelf.core.game import CHANCE, TERMINAL, Game, State
 from gameshelf.core.record import GameRecord, RecordedMove
 from gameshelf.core.rng import derive_seed, make_rng
 
@@ -120,6 +120,16 @@ class Runtime:
         """The published SHA-256 commitment to the seed (``None`` for matches made before)."""
         salt = self.extras.seed_salt
         return None if salt is None else seed_commitment(salt, self.seed)
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move as frames, summaries and replays show it: ``TERMINAL`` (-4) once
+        the match is finished, also when a flag or a resignation ended it on a board that
+        itself goes on (the engine would still name a player)."""
+        if self.status == "finished":
+            return TERMINAL
+        player: int = self.state.current_player()
+        return player
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat whose token this is, or None."""
@@ -761,7 +771,7 @@ class Hub:
         """The state as one client may see it: public view plus the view of each of its seats."""
         state = runtime.state
         hidden = runtime.game.spec.hidden_information
-        to_move = state.current_player()
+        to_move = runtime.to_move
         seats: dict[str, Any] = {}
         for seat in sorted(client.seats):
             mine = to_move == seat and runtime.status == "running"
@@ -811,7 +821,7 @@ class Hub:
             "status": runtime.status,
             "version": runtime.version,
             "plies": len(runtime.movers),
-            "to_move": state.current_player(),
+            "to_move": runtime.to_move,
             "created": runtime.created.isoformat(),
             "seats": [
                 {
@@ -860,6 +870,7 @@ class Hub:
         shown = range(len(runtime.seats)) if all_seats else sorted(seats)
         moves_public = not hidden or runtime.status == "finished"
         history = list(runtime.state.history())
+        finished = runtime.status == "finished"
         frames = []
         for ply, state in enumerate(runtime.game.replay_plies(history, runtime.seed)):
             views: dict[str, Any] = {"public": self._scrub(runtime, state.view(None))}
@@ -869,7 +880,9 @@ class Hub:
                 "ply": ply,
                 "player": runtime.movers[ply - 1] if ply else None,
                 "move": runtime.notations[ply - 1] if ply and moves_public else None,
-                "to_move": state.current_player(),
+                # the last ply of a finished match: nobody is to move (a flag or resignation
+                # ended the match there, whatever the board says)
+                "to_move": TERMINAL if finished and ply == len(history) else state.current_player(),
                 "views": views,
             }
             frames.append(frame)

@@ -949,7 +949,10 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "running" | "finished" | "broken";
-            /** To Move */
+            /**
+             * To Move
+             * @description the seat to move, -1 while chance is to act; -4 once the match is finished, whatever ended it (the board, a flag or a resignation)
+             */
             to_move: number;
             /** Version */
             version: number;
@@ -1230,7 +1233,10 @@ export interface components {
             player: number | null;
             /** Ply */
             ply: number;
-            /** To Move */
+            /**
+             * To Move
+             * @description the seat to move after this ply, -1 chance; -4 at the last ply of a finished match (a flag or resignation included)
+             */
             to_move: number;
             /**
              * Views
@@ -1396,7 +1402,10 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "running" | "finished" | "broken";
-            /** To Move */
+            /**
+             * To Move
+             * @description the seat to move, -1 while chance is to act; -4 once the match is finished, whatever ended it (the board, a flag or a resignation)
+             */
             to_move: number;
             /**
              * @description discriminator enum property added by openapi-typescript
