@@ -268,9 +268,19 @@ def finished_record() -> dict[str, object]:
     return data
 
 
-BROKEN_RECORDS = {
-    "result of texts": ({"result": ["x", "y"]}, "'result' must be a list of 2 numbers"),
-    "result of nulls": ({"result": [None, None]}, "'result' must be a list of 2 numbers"),
+def _with(**change: object) -> bytes:
+    return json.dumps({**finished_record(), **change}).encode()
+
+
+LATIN_1 = _with(players=["Ren\u00e9", "b"]).replace(b"\\u00e9", b"\xe9")
+LATIN_1_BYTE = LATIN_1.index(0xE9)
+
+BROKEN_RECORDS: dict[str, tuple[bytes, str]] = {
+    "result of texts": (_with(result=["x", "y"]), "'result' must be a list of 2 numbers"),
+    "result of nulls": (_with(result=[None, None]), "'result' must be a list of 2 numbers"),
+    "latin-1 text": (LATIN_1, f"not UTF-8 text: byte {LATIN_1_BYTE} cannot"),
+    "deep nesting": (b"[" * 100_000 + b"]" * 100_000, "is nested too deeply"),
+    "a huge number": (_with(seed=0).replace(b'"seed": 0', b'"seed": ' + b"9" * 5000), "digits"),
 }
 
 
@@ -279,10 +289,9 @@ BROKEN_RECORDS = {
 def test_a_broken_record_is_one_error_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, case: str
 ) -> None:
-    change, message = BROKEN_RECORDS[case]
+    content, message = BROKEN_RECORDS[case]
     path = tmp_path / "broken.json"
-    path.write_text(json.dumps({**finished_record(), **change}))
-    before = path.read_bytes()
+    path.write_bytes(content)
     argv = (
         ["replay", str(path)] if command == "replay" else ["analyse", "cage", "--record", str(path)]
     )
@@ -290,4 +299,4 @@ def test_a_broken_record_is_one_error_line(
     assert status == 2 and out == ""
     assert err.startswith("gameshelf: error: ") and len(err.splitlines()) == 1
     assert message in err
-    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["broken.json"]
+    assert path.read_bytes() == content and [p.name for p in tmp_path.iterdir()] == ["broken.json"]

@@ -124,6 +124,40 @@ def test_unreadable_and_non_json_files(tmp_path: Path) -> None:
         load_record(bad)
 
 
+def test_a_file_that_is_not_utf8_names_the_file_and_the_byte(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(json.dumps(_record()).replace("player 1", "pl\u00e9yer").encode("latin-1"))
+    offset = path.read_bytes().index(b"\xe9")
+    message = f"record {str(path)!r} is not UTF-8 text: byte {offset} cannot be decoded"
+    with pytest.raises(InvalidRecord, match=re.escape(message)):
+        load_record(path)
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_record()).encode())
+    assert load_record(path).moves[0].move == "W0"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "is nested too deeply"),
+        ('{"format": "gameshelf-record", "seed": ' + "9" * 5000 + "}", "too many digits"),
+    ],
+)
+def test_json_python_cannot_hold_names_the_file(tmp_path: Path, text: str, words: str) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text(text)
+    with pytest.raises(InvalidRecord, match=re.escape(f"record {str(path)!r} ") + ".*" + words):
+        load_record(path)
+
+
+def test_a_file_name_with_a_nul_byte_is_a_record_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRecord, match=r"cannot read record .*null byte"):
+        load_record(tmp_path / "bad\x00name.json")
+
+
 def test_saving_never_leaves_a_torn_file(tmp_path: Path) -> None:
     state = _random_game("cage", 2)
     path = tmp_path / "game.json"

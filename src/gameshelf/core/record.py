@@ -197,14 +197,27 @@ def parse_record(data: Any) -> GameRecord:
 
 def load_record(path: str | Path) -> GameRecord:
     """Read and shape-check a record file (use :func:`replay` to check its moves)."""
+    name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
-        raise InvalidRecord(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+        raise InvalidRecord(f"cannot read record {name!r}: {exc.strerror}") from None
+    except ValueError as exc:  # a name with a NUL byte
+        raise InvalidRecord(f"cannot read record {name!r}: {exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte order mark (some Windows editors) is skipped
+    except UnicodeDecodeError as exc:
+        raise InvalidRecord(
+            f"record {name!r} is not UTF-8 text: byte {exc.start} cannot be decoded"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidRecord(f"record {str(path)!r} is not valid JSON: {exc}") from None
+        raise InvalidRecord(f"record {name!r} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidRecord(f"record {name!r} is nested too deeply to be a record") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise InvalidRecord(f"record {name!r} holds a number with too many digits") from None
     return parse_record(data)
 
 
