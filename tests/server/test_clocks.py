@@ -240,3 +240,46 @@ def test_another_process_sees_the_clock_start_and_flags_the_same(tmp_path: Path)
     finally:
         first.stop()
         second.stop()
+
+
+@pytest.mark.parametrize(
+    ("clock", "field", "bound"),
+    [
+        ({"mode": "realtime", "minutes": 1e-7}, "clock.minutes", "at least 1/60 (one second)"),
+        ({"mode": "realtime", "minutes": 0.0166}, "clock.minutes", "at least 1/60 (one second)"),
+        ({"mode": "realtime", "minutes": 0}, "clock.minutes", "at least 1/60 (one second)"),
+        ({"mode": "correspondence", "days": 1e-12}, "clock.days", "at least 1/24 (one hour"),
+        ({"mode": "correspondence", "days": 0.04}, "clock.days", "at least 1/24 (one hour"),
+        (
+            {"mode": "realtime", "minutes": 1, "increment_seconds": 1e-9},
+            "clock.increment_seconds",
+            "0 (no increment) or at least 0.1",
+        ),
+    ],
+)
+def test_a_clock_too_short_to_play_is_refused_and_creates_nothing(
+    lobby_at: Lobby, clock: dict[str, Any], field: str, bound: str
+) -> None:
+    """A bank that rounds to 0 ms would flag the first mover the moment the game starts."""
+    before = lobby_at.matches()
+    body = {"game": "cage", "seats": TWO_HUMANS, "clock": clock}
+    answer = lobby_at.http.post("/api/matches", json=body)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "request/invalid"
+    assert f"body.{field}: " in error["message"] and bound in error["message"], error
+    assert lobby_at.matches() == before
+
+
+def test_the_shortest_clocks_allowed_are_what_they_say(lobby_at: Lobby) -> None:
+    for clock, shown in [
+        (
+            {"mode": "realtime", "minutes": 1 / 60, "increment_seconds": 0.1},
+            {"initial_ms": 1000, "increment_ms": 100},
+        ),
+        ({"mode": "realtime", "minutes": 0.02, "increment_seconds": 0}, {"increment_ms": 0}),
+        ({"mode": "correspondence", "days": 1 / 24}, {"per_move_ms": 3_600_000}),
+    ]:
+        match_id = create(lobby_at, "cage", TWO_HUMANS, clock)
+        summary = lobby_at.match(match_id)["clock"]
+        assert {key: summary[key] for key in shown} == shown, (clock, summary)

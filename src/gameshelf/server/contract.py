@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic_core import PydanticCustomError
 
 STRICT = ConfigDict(strict=True, extra="forbid")
 RequestId = Annotated[str | int, Field(description="the client's request id, echoed back")]
@@ -39,15 +40,72 @@ class SeatRequest(BaseModel):
     )
 
 
+MIN_MINUTES = 1 / 60
+"""The shortest real-time bank: one second (a bank that rounds to 0 ms flags its first mover
+the moment the game starts)."""
+MIN_INCREMENT_SECONDS = 0.1
+"""The smallest increment other than none: a tenth of a second (less is nothing to a person,
+and under a millisecond it would be stored as no increment at all)."""
+MIN_DAYS = 1 / 24
+"""The shortest correspondence time per move: one hour."""
+
+
 class TimeControlRequest(BaseModel):
     """A match's clock: real-time (``minutes`` each plus ``increment_seconds`` a move) or
     correspondence (``days`` per move). Only human seats have clocks."""
 
     model_config = STRICT
     mode: Literal["realtime", "correspondence"]
-    minutes: float = Field(default=5.0, gt=0, le=180)
-    increment_seconds: float = Field(default=0.0, ge=0, le=60)
-    days: float = Field(default=3.0, gt=0, le=30)
+    minutes: float = Field(
+        default=5.0,
+        le=180,
+        json_schema_extra={"minimum": MIN_MINUTES},
+        description="each seat's bank: 1/60 (one second) to 180",
+    )
+    increment_seconds: float = Field(
+        default=0.0,
+        ge=0,
+        le=60,
+        description="added after each move: 0 (none), or 0.1 to 60",
+    )
+    days: float = Field(
+        default=3.0,
+        le=30,
+        json_schema_extra={"minimum": MIN_DAYS},
+        description="time per move: 1/24 (one hour) to 30",
+    )
+
+    @field_validator("minutes")
+    @classmethod
+    def _bank_at_least_one_second(cls, value: float) -> float:
+        if not value >= MIN_MINUTES:
+            raise PydanticCustomError(
+                "clock_too_short",
+                "Input should be at least 1/60 (one second): a shorter clock would flag its "
+                "first mover as soon as the game starts",
+            )
+        return value
+
+    @field_validator("increment_seconds")
+    @classmethod
+    def _increment_none_or_noticeable(cls, value: float) -> float:
+        if 0 < value < MIN_INCREMENT_SECONDS:
+            raise PydanticCustomError(
+                "clock_too_short",
+                "Input should be 0 (no increment) or at least 0.1 (a tenth of a second)",
+            )
+        return value
+
+    @field_validator("days")
+    @classmethod
+    def _move_at_least_one_hour(cls, value: float) -> float:
+        if not value >= MIN_DAYS:
+            raise PydanticCustomError(
+                "clock_too_short",
+                "Input should be at least 1/24 (one hour per move): a shorter one would flag "
+                "its first mover as soon as the game starts",
+            )
+        return value
 
 
 class CreateMatchRequest(BaseModel):

@@ -1439,16 +1439,19 @@ export interface components {
         TimeControlRequest: {
             /**
              * Days
+             * @description time per move: 1/24 (one hour) to 30
              * @default 3
              */
             days: number;
             /**
              * Increment Seconds
+             * @description added after each move: 0 (none), or 0.1 to 60
              * @default 0
              */
             increment_seconds: number;
             /**
              * Minutes
+             * @description each seat's bank: 1/60 (one second) to 180
              * @default 5
              */
             minutes: number;
