@@ -74,9 +74,15 @@ def test_join_errors(lobby: Lobby, server: RunningServer) -> None:
     with pytest.raises(ServerReplyError) as caught:
         lobby.join("0123456789abcdef")
     assert caught.value.code == "match/not-found"
+    before = lobby.match(match["id"])
     with pytest.raises(ServerReplyError) as caught:
         lobby.join(match["id"], seat=1)
-    assert caught.value.code == "match/seat-taken"
+    assert caught.value.code == "match/seat-taken"  # the bot's seat: not free, not "taken"
+    assert str(caught.value) == (
+        f"match/seat-taken: seat 1 of match {match['id']} is a bot's seat (bot: random); only "
+        "human seats can be joined (free: 0)"
+    )
+    assert lobby.match(match["id"]) == before  # nothing changed
     with pytest.raises(ServerReplyError) as caught:
         lobby.join(match["id"], seat=5)
     assert caught.value.code == "request/invalid"
@@ -84,6 +90,13 @@ def test_join_errors(lobby: Lobby, server: RunningServer) -> None:
     with pytest.raises(ServerReplyError) as caught:
         lobby.join(match["id"])
     assert caught.value.code == "match/full"
+    with pytest.raises(ServerReplyError) as caught:
+        lobby.join(match["id"], seat=0)
+    assert str(caught.value) == f"match/seat-taken: seat 0 of match {match['id']} is taken"
+    with pytest.raises(ServerReplyError) as caught:
+        lobby.join(match["id"], seat=1)
+    assert "is a bot's seat (bot: random)" in str(caught.value)
+    assert str(caught.value).endswith("(free: none)")
     response = httpx.post(f"{server.url}/api/matches/{match['id']}/join", content=b"{bad json")
     assert response.status_code == 400 and response.json()["error"]["code"] == "request/invalid"
 

@@ -377,6 +377,14 @@ class Hub:
                 raise ServerError(
                     "request/invalid", f"seat {seat} does not exist (0..{len(runtime.seats) - 1})"
                 )
+            elif runtime.seats[seat].kind == "bot":  # the same code: the seat is not free
+                free_seats = ", ".join(map(str, free)) or "none"
+                raise ServerError(
+                    "match/seat-taken",
+                    f"seat {seat} of match {match_id} is a bot's seat "
+                    f"(bot: {runtime.seats[seat].agent}); only human seats can be joined "
+                    f"(free: {free_seats})",
+                )
             elif seat not in free:
                 raise ServerError("match/seat-taken", f"seat {seat} of match {match_id} is taken")
             token = secrets.token_urlsafe(24)
