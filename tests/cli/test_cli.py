@@ -119,7 +119,7 @@ def test_replay_of_a_corrupt_record_names_the_move(
                 "version": 1,
                 "game": "cage",
                 "seed": 1,
-                "players": [],
+                "players": ["a", "b"],
                 "moves": [
                     {"player": 0, "move": "W0", "action": 0},
                     {"player": 1, "move": "W1", "action": 1},
@@ -279,6 +279,11 @@ BROKEN_RECORDS: dict[str, tuple[bytes, str]] = {
     "result of texts": (_with(result=["x", "y"]), "'result' must be a list of 2 numbers"),
     "result of nulls": (_with(result=[None, None]), "'result' must be a list of 2 numbers"),
     "latin-1 text": (LATIN_1, f"not UTF-8 text: byte {LATIN_1_BYTE} cannot"),
+    "three players": (_with(players=["a", "b", "c"]), "'players' has 3 names, but cage has 2"),
+    "player true": (
+        _with(moves=[{"player": True, "move": "W0", "action": 0}], result=None),
+        "move #0 has 'player' True: it must be an integer",
+    ),
     "deep nesting": (b"[" * 100_000 + b"]" * 100_000, "is nested too deeply"),
     "a huge number": (_with(seed=0).replace(b'"seed": 0', b'"seed": ' + b"9" * 5000), "digits"),
 }

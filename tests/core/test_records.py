@@ -27,7 +27,8 @@ def _random_game(game_string: str, seed: int) -> gameshelf.State:
 @pytest.mark.parametrize("game_string", ["cage", "cage(players=4,no_reverse=semantic)"])
 def test_record_save_load_replay_reproduces_every_state(game_string: str, tmp_path: Path) -> None:
     state = _random_game(game_string, 9)
-    record = record_from_state(state, ["alice", "bot"], seed=9)
+    names = ["alice", "bot", "carol", "dave"][: state.game.spec.num_players]
+    record = record_from_state(state, names, seed=9)
     path = tmp_path / "r.json"
     record.save(path)
     loaded = load_record(path)
@@ -71,6 +72,44 @@ def _corrupt(change: str) -> dict[str, Any]:
         data["moves"].pop()
     elif change == "moves-type":
         data["moves"] = "W0 O1"
+    elif change == "players-more":
+        data["players"] = ["a", "b", "c"]
+    elif change == "players-fewer":
+        data["players"] = ["a"]
+    elif change == "players-none":
+        del data["players"]
+    elif change == "players-null":
+        data["players"] = None
+    elif change == "players-numbers":
+        data["players"] = [1, 2]
+    elif change == "player-bool":
+        data["moves"][0]["player"] = False
+    elif change == "player-missing":
+        del data["moves"][1]["player"]
+    elif change == "player-float":
+        data["moves"][0]["player"] = 0.0
+    elif change == "player-no-seat":
+        data["moves"][0]["player"] = 2
+    elif change == "player-below-chance":
+        data["moves"][0]["player"] = -3
+    elif change == "action-bool":
+        data["moves"][0]["action"] = False
+    elif change == "action-negative":
+        data["moves"][0]["action"] = -1
+    elif change == "action-null":
+        data["moves"][0]["action"] = None
+    elif change == "version-bool":
+        data["version"] = True
+    elif change == "version-float":
+        data["version"] = 1.0
+    elif change == "seed-bool":
+        data["seed"] = True
+    elif change == "started-list":
+        data["started"] = ["today"]
+    elif change == "finished-number":
+        data["finished"] = 2024
+    elif change == "initial-number":
+        data["initial_position"] = 7
     elif change == "result-texts":
         data["result"] = ["x", "y"]
     elif change == "result-nulls":
@@ -101,6 +140,25 @@ def _corrupt(change: str) -> dict[str, Any]:
         ("result", "recorded result"),
         ("short", "do not end the game"),
         ("moves-type", "'moves' has the wrong type"),
+        ("players-more", "'players' has 3 names, but cage has 2 seats"),
+        ("players-fewer", "'players' has 1 name, but cage has 2 seats"),
+        ("players-none", "record has no 'players' field"),
+        ("players-null", "'players' has the wrong type NoneType"),
+        ("players-numbers", "'players' must be a list of names"),
+        ("player-bool", "move #0 has 'player' False: it must be an integer"),
+        ("player-missing", "move #1 has no 'player'"),
+        ("player-float", "move #0 has 'player' 0.0: it must be an integer"),
+        ("player-no-seat", "move #0 has 'player' 2, which is no seat of cage (0 to 1"),
+        ("player-below-chance", "move #0 has 'player' -3, which is no seat"),
+        ("action-bool", "move #0 has 'action' False: it must be an action id"),
+        ("action-negative", "move #0 has 'action' -1: it must be an action id"),
+        ("action-null", "move #0 has 'action' None: it must be an action id"),
+        ("version-bool", "unsupported record version True"),
+        ("version-float", "unsupported record version 1.0"),
+        ("seed-bool", "'seed' must be an integer or null"),
+        ("started-list", "'started' must be text or null"),
+        ("finished-number", "'finished' must be text or null"),
+        ("initial-number", "'initial_position' must be text or null"),
         ("result-texts", "'result' must be a list of 2 numbers"),
         ("result-nulls", "'result' must be a list of 2 numbers"),
         ("result-bools", "'result' must be a list of 2 numbers"),
@@ -181,3 +239,21 @@ def test_a_result_built_in_code_is_checked_by_replay() -> None:
         replay(record)
     record.result = [1, -1]  # integers are numbers too
     assert replay(record)[-1].is_terminal()
+
+
+def test_a_move_without_an_action_id_replays_by_its_notation() -> None:
+    data = _record()
+    for entry in data["moves"]:
+        del entry["action"]
+    assert replay(parse_record(data))[-1].is_terminal()
+
+
+def test_seats_of_a_record_built_in_code_are_checked_by_replay() -> None:
+    record = parse_record(_record())
+    record.players.append("a third")
+    with pytest.raises(InvalidRecord, match="'players' has 3 names, but cage has 2 seats"):
+        replay(record)
+    record.players.pop()
+    record.moves[0].player = True
+    with pytest.raises(InvalidRecord, match="move #0 has 'player' True, which is no seat"):
+        replay(record)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import GameshelfError, InvalidRecord
-from .game import Game, State
+from .game import SIMULTANEOUS, Game, State
 from .registry import load
 
 FORMAT = "gameshelf-record"
@@ -118,6 +118,10 @@ def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> An
     return value
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _game_of(record: GameRecord) -> Game:
     try:
         return load(record.game)
@@ -138,7 +142,7 @@ def _result(value: Any, game: Game) -> list[float] | None:
         )
     if len(value) != players:
         raise InvalidRecord(
-            f"record field 'result' has {len(value)} values, but {game.game_string} has "
+            f"record field 'result' has {_count(len(value), 'value')}, but {game.game_string} has "
             f"{players} players"
         )
     result = []
@@ -153,45 +157,81 @@ def _result(value: Any, game: Game) -> list[float] | None:
     return result
 
 
+def _is_int(value: Any) -> bool:
+    """An integer, and not a bool (``True`` is an ``int`` in Python, never a seat here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _move(index: int, entry: Any) -> RecordedMove:
+    if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
+        raise InvalidRecord(f"move #{index} must be an object with a 'move' text")
+    if "player" not in entry:
+        raise InvalidRecord(f"move #{index} has no 'player' (the seat that moved, -1 for chance)")
+    player = entry["player"]
+    if not _is_int(player):
+        raise InvalidRecord(
+            f"move #{index} has 'player' {player!r}: it must be an integer (-1 for chance)"
+        )
+    action = entry.get("action", -1)  # left out: the notation alone is replayed
+    if "action" in entry and not (_is_int(action) and action >= 0):
+        raise InvalidRecord(
+            f"move #{index} has 'action' {action!r}: it must be an action id (0 or more)"
+        )
+    return RecordedMove(player, entry["move"], action)
+
+
+def _optional_text(data: dict[str, Any], name: str) -> str | None:
+    value = data.get(name)
+    if value is not None and not isinstance(value, str):
+        raise InvalidRecord(f"record field {name!r} must be text or null")
+    return value
+
+
+def _check_seats(record: GameRecord, game: Game) -> None:
+    """One name per seat of ``game``; every mover a seat, chance (-1) or simultaneous (-2)."""
+    seats = game.spec.num_players
+    names = record.players
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InvalidRecord("record field 'players' must be a list of names")
+    if len(names) != seats:
+        raise InvalidRecord(
+            f"record field 'players' has {_count(len(names), 'name')}, but {game.game_string} has "
+            f"{seats} seats"
+        )
+    for index, entry in enumerate(record.moves):
+        if not _is_int(entry.player) or not SIMULTANEOUS <= entry.player < seats:
+            raise InvalidRecord(
+                f"move #{index} has 'player' {entry.player!r}, which is no seat of "
+                f"{game.game_string} (0 to {seats - 1}, or -1 for chance)"
+            )
+
+
 def parse_record(data: Any) -> GameRecord:
     """Check the shape of decoded JSON and build a :class:`GameRecord` (no replay yet)."""
     if not isinstance(data, dict):
         raise InvalidRecord("a record must be a JSON object")
     if data.get("format") != FORMAT:
         raise InvalidRecord(f"not a gameshelf record: 'format' must be {FORMAT!r}")
-    if data.get("version") != VERSION:
-        raise InvalidRecord(
-            f"unsupported record version {data.get('version')!r} (expected {VERSION})"
-        )
-    moves_data = _field(data, "moves", list)
-    moves = []
-    for index, entry in enumerate(moves_data):
-        if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
-            raise InvalidRecord(f"move #{index} must be an object with a 'move' text")
-        player = entry.get("player", 0)
-        action = entry.get("action", -1)
-        if not isinstance(player, int) or not isinstance(action, int):
-            raise InvalidRecord(f"move #{index} has a non-integer 'player' or 'action'")
-        moves.append(RecordedMove(player, entry["move"], action))
+    version = data.get("version")
+    if not _is_int(version) or version != VERSION:
+        raise InvalidRecord(f"unsupported record version {version!r} (expected {VERSION})")
+    game_string = _field(data, "game", str)
+    moves = [_move(index, entry) for index, entry in enumerate(_field(data, "moves", list))]
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if seed is not None and not _is_int(seed):
         raise InvalidRecord("record field 'seed' must be an integer or null")
-    players = data.get("players") or []
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidRecord("record field 'players' must be a list of names")
-    initial = data.get("initial_position")
-    if initial is not None and not isinstance(initial, str):
-        raise InvalidRecord("record field 'initial_position' must be text or null")
     record = GameRecord(
-        game=_field(data, "game", str),
+        game=game_string,
         seed=seed,
-        players=players,
+        players=_field(data, "players", list),
         moves=moves,
-        started=str(data.get("started") or ""),
-        finished=data.get("finished") if isinstance(data.get("finished"), str) else None,
-        initial_position=initial,
+        started=_optional_text(data, "started") or "",
+        finished=_optional_text(data, "finished"),
+        initial_position=_optional_text(data, "initial_position"),
     )
-    record.result = _result(data.get("result"), _game_of(record))
+    game = _game_of(record)
+    _check_seats(record, game)
+    record.result = _result(data.get("result"), game)
     return record
 
 
@@ -228,6 +268,7 @@ def replay(record: GameRecord) -> list[State]:
     disagrees with the engine.
     """
     game = _game_of(record)
+    _check_seats(record, game)
     result = _result(record.result, game)
     try:
         state = _start(game, record.seed, record.initial_position)
