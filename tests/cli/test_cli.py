@@ -244,6 +244,17 @@ def test_save_at_the_terminal_reports_a_name_it_cannot_use(tmp_path: Path) -> No
     ]
 
 
+def test_save_onto_a_folder_at_the_terminal_leaves_no_stray_file(tmp_path: Path) -> None:
+    folder = tmp_path / "game.json"
+    folder.mkdir()
+    table = new_table(gameshelf.load("cage"), ["human", "random"], seed=1)
+    lines = iter([f"save {folder}", "quit"])
+    out = io.StringIO()
+    assert interactive(table, lambda prompt: next(lines), out, color=False) == 0
+    assert f"error: cannot save to {str(folder)!r}: Is a directory" in out.getvalue()
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"] and not list(folder.iterdir())
+
+
 @pytest.mark.parametrize("command", ["moves", "perft", "show", "analyse"])
 def test_a_position_file_that_is_not_utf8_is_one_error_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str

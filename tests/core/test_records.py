@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -257,3 +258,48 @@ def test_seats_of_a_record_built_in_code_are_checked_by_replay() -> None:
     record.moves[0].player = True
     with pytest.raises(InvalidRecord, match="move #0 has 'player' True, which is no seat"):
         replay(record)
+
+
+def test_saving_onto_a_folder_fails_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    folder = tmp_path / "game.json"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError):
+        record_from_state(_random_game("cage", 2)).save(folder)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert folder.is_dir() and not list(folder.iterdir())
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("the old record")
+
+    def full_disk(descriptor: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        record_from_state(_random_game("cage", 2)).save(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert path.read_text() == "the old record"
+
+
+def test_saving_never_overwrites_a_file_named_like_the_temporary(tmp_path: Path) -> None:
+    keep = tmp_path / "game.json.part"
+    keep.write_text("someone else's file")
+    record_from_state(_random_game("cage", 2)).save(tmp_path / "game.json")
+    assert keep.read_text() == "someone else's file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.part"]
+
+
+def test_a_record_that_would_not_load_is_not_saved(tmp_path: Path) -> None:
+    record = record_from_state(_random_game("cage", 2), ["only one name"])
+    path = tmp_path / "game.json"
+    with pytest.raises(InvalidRecord, match="'players' has 1 name"):
+        record.save(path)
+    record = record_from_state(_random_game("cage", 2))
+    record.result = [math.nan, 1.0]
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        record.save(path)
+    assert not list(tmp_path.iterdir())

@@ -7,8 +7,11 @@ action id stored beside it is cross-checked on replay to catch a corrupt file ea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,15 +63,34 @@ class GameRecord:
         }
 
     def dumps(self) -> str:
-        """The record as pretty JSON text."""
-        return json.dumps(self.to_json(), indent=2) + "\n"
+        """The record as pretty JSON text (``ValueError`` for a non-finite result: JSON has
+        no NaN or infinity, and a record that says ``NaN`` would not load again)."""
+        return json.dumps(self.to_json(), indent=2, allow_nan=False) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write the record to ``path`` (written to a temporary file first: no torn files)."""
+        """Write the record to ``path``, all or nothing.
+
+        The record is checked first (:class:`InvalidRecord` if :func:`load_record` would refuse
+        it: nothing is written), then written to a new hidden temporary file beside ``path``
+        (never one that exists already) and moved over ``path`` in one step, so ``path`` is
+        either the old file or the whole new one. On any failure (``path`` a folder, a full
+        disk) the temporary file is removed and the error raised.
+        """
+        text = self.dumps()
+        parse_record(json.loads(text))
         target = Path(path)
-        temporary = target.with_name(target.name + ".part")
-        temporary.write_text(self.dumps(), encoding="utf-8")
-        temporary.replace(target)
+        temporary = target.with_name(f".{target.name[:40]}.{secrets.token_hex(4)}.part")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
 
 
 def now_iso() -> str:
