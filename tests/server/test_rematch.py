@@ -4,13 +4,16 @@ the clock, each player sits one place on, holding the new seat with the same tok
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from gameshelf.server.client import Lobby, SeatClient
+from gameshelf.server.hub import Hub
 
-from .conftest import RunningServer
+from .conftest import GENEROUS, RunningServer, database_url
 
 
 def _flagged_match(lobby: Lobby, seats: list[dict[str, Any]], game: str = "cage") -> str:
@@ -62,6 +65,8 @@ def test_both_players_agree_and_swap_seats(server: RunningServer, lobby: Lobby) 
         assert _rematch_frame(table_ann, lambda f: f["next"])["next"] == new_id
         again = table_ann.request({"type": "rematch", "seat": 0})
         assert again["next"] == new_id  # one rematch only, however often asked
+        assert again["offers"] == [0, 1]  # every human asked: said without keeping the offers
+        assert match_id not in _hub(server).rematches.offers  # done with once it exists
     rematch = lobby.match(new_id)
     assert rematch["status"] == "running" and rematch["game"] == "cage"
     assert [s["name"] for s in rematch["seats"]] == ["Bo", "Ann"]
@@ -83,8 +88,51 @@ def test_an_offer_can_be_withdrawn(server: RunningServer, lobby: Lobby) -> None:
     _wait_finished(lobby, match_id)
     with SeatClient(server.url, match_id, [ann]) as table:
         assert table.request({"type": "rematch", "seat": 0})["offers"] == [0]
+        assert _hub(server).rematches.offers[match_id] == {0}
         withdrawn = table.request({"type": "rematch", "seat": 0, "accept": False})
         assert (withdrawn["offers"], withdrawn["next"]) == ([], None)
+        assert match_id not in _hub(server).rematches.offers  # no empty entry left behind
+
+
+def _hub(server: RunningServer) -> Hub:
+    hub: Hub = server.server.config.app.state.hub
+    return hub
+
+
+def test_offers_leave_memory_with_their_idle_match(tmp_path: Path) -> None:
+    """Offers for a rematch nobody completed go when the finished match is evicted (they
+    would otherwise stay for every such match, for as long as the process runs)."""
+    server = RunningServer(
+        database_url("sqlite", tmp_path), replace(GENEROUS, idle_evict_seconds=0.5)
+    )
+    lobby = Lobby(server.url)
+    try:
+        hub = _hub(server)
+        match_id = _flagged_match(lobby, [{"kind": "human"}, {"kind": "human"}])
+        ann = lobby.join(match_id, 0)["token"]
+        lobby.join(match_id, 1)
+        _wait_finished(lobby, match_id)
+        with SeatClient(server.url, match_id, [ann]) as table:
+            assert table.request({"type": "rematch", "seat": 0})["offers"] == [0]
+            assert hub.rematches.offers == {match_id: {0}}
+        solo = _flagged_match(lobby, [{"kind": "human"}, {"kind": "bot", "agent": "random"}])
+        bea = lobby.join(solo, 0)["token"]
+        _wait_finished(lobby, solo)
+        with SeatClient(server.url, solo, [bea]) as table:
+            new_id = table.request({"type": "rematch", "seat": 0})["next"]
+        assert hub.rematches.known == {solo: new_id} and solo not in hub.rematches.offers
+        deadline = time.monotonic() + 15
+        while match_id in hub.runtimes or solo in hub.runtimes:
+            assert time.monotonic() < deadline, "the idle matches stayed in memory"
+            time.sleep(0.05)
+        assert hub.rematches.offers == {} and hub.rematches.known == {}
+        with SeatClient(server.url, solo, [bea]) as table:  # the rematch is in the database
+            assert _rematch_frame(table)["next"] == new_id
+        with SeatClient(server.url, match_id, [ann]) as table:  # back: Ann simply asks again
+            assert table.request({"type": "rematch", "seat": 0})["offers"] == [0]
+    finally:
+        lobby.close()
+        server.stop()
 
 
 def test_against_a_bot_one_wish_is_enough_and_the_bot_moves_over(

@@ -728,6 +728,7 @@ class Hub:
                 continue
             if now - runtime.touched >= self.settings.idle_evict_seconds:
                 del self.runtimes[match_id]
+                self.rematches.forget(match_id)  # what memory held for it goes with it
                 evicted += 1
         return evicted
 

@@ -6,7 +6,10 @@ creates a new match of the same game string and time control, each seat moved on
 seat is held by the same secret token that held the player's old one, so each browser already
 holds the key to its new seat (it stores it under the new match id when it hears of the
 rematch). A rated match's rematch is rated too. The offers live in memory (a restart forgets
-them: the players simply ask again); the rematch that followed a match is stored with it.
+them: the players simply ask again) only while they matter: they are dropped once the rematch
+exists and when the match leaves memory (:meth:`Rematches.forget`, from the hub's eviction of
+idle matches), so memory stays bounded by the matches held. The rematch that followed a match
+is stored with it.
 """
 
 from __future__ import annotations
@@ -47,7 +50,15 @@ class Rematches:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.offers: dict[str, set[int]] = {}
+        """Seats asking for a rematch, per finished match held in memory that has none yet."""
         self.known: dict[str, str] = {}
+        """The rematch of a match held in memory, once looked up or created."""
+
+    def forget(self, match_id: str) -> None:
+        """``match_id`` left memory: drop its offers and what is known of its rematch (a
+        player who comes back asks again; the rematch itself is in the database)."""
+        self.offers.pop(match_id, None)
+        self.known.pop(match_id, None)
 
     async def next_of(self, match_id: str) -> str | None:
         """The rematch that followed ``match_id``, if there was one."""
@@ -64,12 +75,17 @@ class Rematches:
             return None if row is None else row.next_id
 
     def frame(self, runtime: Runtime, next_id: str | None) -> dict[str, Any]:
-        """What everyone connected hears: who asked, and the new match once there is one."""
+        """What everyone connected hears: who asked, and the new match once there is one
+        (then every human seat asked: the offers themselves are forgotten by then)."""
         count = len(runtime.seats)
+        if next_id is None:
+            offers = sorted(self.offers.get(runtime.id, set()))
+        else:
+            offers = [s.seat for s in runtime.seats if s.kind == "human"]
         return {
             "type": "rematch",
             "match": runtime.id,
-            "offers": sorted(self.offers.get(runtime.id, set())),
+            "offers": offers,
             "next": next_id,
             "seat_map": [new_seat(seat, count) for seat in range(count)],
         }
@@ -84,7 +100,7 @@ class Rematches:
                 raise ServerError("match/not-finished", "a rematch comes once the game is over")
             next_id = await self.next_of(runtime.id)
             if next_id is None:
-                wishes = self.offers.setdefault(runtime.id, set())
+                wishes = set(self.offers.get(runtime.id, set()))
                 if accept:
                     wishes.add(seat)
                 else:
@@ -93,6 +109,11 @@ class Rematches:
                 if humans <= wishes:
                     next_id = await self._create(runtime)
                     self.known[runtime.id] = next_id
+                    self.offers.pop(runtime.id, None)  # done with: the rematch exists
+                elif wishes:
+                    self.offers[runtime.id] = wishes
+                else:
+                    self.offers.pop(runtime.id, None)
             message = self.frame(runtime, next_id)
         for other in list(runtime.clients):
             if other is not client:  # the asker's answer carries its request id
