@@ -9,6 +9,7 @@ from gameshelf.core.errors import InvalidGameString, InvalidOption
 from gameshelf.core.options import (
     OptionSpec,
     format_game_string,
+    parse_decimal,
     parse_game_string,
     resolve_options,
 )
@@ -74,3 +75,21 @@ def test_derived_seeds_are_stable_and_distinct() -> None:
     assert derive_seed(1, "seat", 0) != derive_seed(1, "seat", 1)
     assert derive_seed(2, "seat", 0) != derive_seed(1, "seat", 0)
     assert 0 <= derive_seed(1, "chance", 5) < 2**63
+
+
+@pytest.mark.parametrize("text", ["+3", "1_0", "٣", "２", "3.0", "0x3", "1" * 19, "- 3", "--3"])
+def test_int_options_take_only_plain_ascii_decimals(text: str) -> None:
+    """``int()`` reads all of these; an option value must be digits with an optional minus."""
+    with pytest.raises(InvalidOption, match="players="):
+        resolve_options("demo", SPECS, (("players", text),))
+
+
+def test_plain_decimals_with_a_minus_where_negatives_make_sense() -> None:
+    signed = (OptionSpec("offset", "int", 0, "offset", minimum=-5, maximum=5),)
+    assert resolve_options("demo", signed, (("offset", "-3"),)) == {"offset": -3}
+    assert resolve_options("demo", SPECS, (("players", "03"),))["players"] == 3
+    with pytest.raises(ValueError, match="negative"):
+        parse_decimal("-3")
+    assert parse_decimal("-3", negative=True) == -3
+    with pytest.raises(ValueError, match="digits"):
+        parse_decimal("1234", max_digits=3)

@@ -17,9 +17,26 @@ from .errors import InvalidGameString, InvalidOption
 _NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
 _GAME_STRING_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
-_ASCII_INT_RE = re.compile(r"[+-]?[0-9]{1,18}")
+#: Plain ASCII decimal integers: ``int()`` also takes ``"+5"``, ``"1_000"``, ``" 7"`` and other
+#: scripts' digits (``"٣"``, ``"２"``), none of which a game string, position or seat writes.
+_DECIMAL_RE = re.compile(r"-?[0-9]+")
+MAX_DIGITS = 18
+"""Digits a plain integer may have (more is no count any game uses; ``int`` refuses text over
+4300 digits with a bare ``ValueError``)."""
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
+
+
+def parse_decimal(text: str, negative: bool = False, max_digits: int = MAX_DIGITS) -> int:
+    """``text`` as a plain ASCII decimal integer: digits only, a leading ``-`` only when
+    ``negative``, at most ``max_digits`` digits. ``ValueError`` with the reason otherwise."""
+    if not isinstance(text, str) or not _DECIMAL_RE.fullmatch(text):
+        raise ValueError("not a plain decimal integer (ASCII digits 0-9 only)")
+    if text.startswith("-") and not negative:
+        raise ValueError("cannot be negative")
+    if len(text.lstrip("-")) > max_digits:
+        raise ValueError(f"more than {max_digits} digits")
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -79,9 +96,7 @@ class OptionSpec:
                 return False
             raise ValueError("not a boolean")
         if self.kind == "int":
-            if not _ASCII_INT_RE.fullmatch(text):  # int() also takes "２" and "1_000"
-                raise ValueError("not an integer")
-            value = int(text)
+            value = parse_decimal(text, negative=True)
             if self.minimum is not None and value < self.minimum:
                 raise ValueError(f"below the minimum {self.minimum}")
             if self.maximum is not None and value > self.maximum:

@@ -258,3 +258,27 @@ def test_coordinates_are_ascii_digits_with_leading_zeros_allowed() -> None:
     with pytest.raises(InvalidMove, match="not an Axiom move"):
         state.play("S(-\u0661,0,2) S(0,0,2)z+")  # an Arabic-Indic one, which int() reads as 1
     assert str(state.play("S(-0000000001,0,2) S(0,0,2)z+")) == "S(-1,0,2) S(0,0,2)z+"
+
+
+@pytest.mark.parametrize("ply", ["+5", "1_0", "٣", "５", "0x5", "5.0", "-1", "9" * 40])
+def test_ply_is_a_plain_ascii_decimal(ply: str) -> None:
+    """``int()`` reads ``+5``, ``1_0`` and other scripts' digits: a position must not."""
+    text = GAME.new_initial_state().position()
+    assert GAME.state_from_position(text.replace("ply: 0", "ply: 5")).ply == 5  # type: ignore[attr-defined]
+    with pytest.raises(InvalidPosition, match="ply"):
+        GAME.state_from_position(text.replace("ply: 0", f"ply: {ply}"))
+
+
+@pytest.mark.parametrize("count", ["٣", "²", "+3", "0", "9" * 5000])
+def test_seen_counts_are_plain_ascii_decimals(count: str) -> None:
+    text = GAME.new_initial_state().position()
+    digest = text.split("seen: ")[1].split(":")[0]
+    assert f"seen: {digest}:1\n" in text
+    with pytest.raises(InvalidPosition, match="seen entry"):
+        GAME.state_from_position(text.replace(f"{digest}:1", f"{digest}:{count}"))
+
+
+@pytest.mark.parametrize("value", ["1_0", "+3", "٣"])
+def test_repetition_draw_option_is_a_plain_ascii_decimal(value: str) -> None:
+    with pytest.raises(InvalidOption, match="repetition_draw"):
+        gameshelf.load(f"axiom(repetition_draw={value})")

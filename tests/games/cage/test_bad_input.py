@@ -140,3 +140,33 @@ def test_the_documented_position_example_reads_back() -> None:
     text = "WR/-/Y/-/-/-/-/- W3Y3R3O4B4G4 1 Y2 3 *"
     state = gameshelf.load("cage").state_from_position(text)
     assert state.position() == text and state.current_player() == 1
+
+
+@pytest.mark.parametrize("number", ["+1", "1_0", "٣", "١", "0x1", "1" * 30, "-0"])
+def test_position_numbers_are_plain_ascii_decimals(number: str) -> None:
+    """``int()`` reads ``+1``, ``1_0`` and other scripts' digits: a position must not."""
+    game = gameshelf.load("cage")
+    good = "W/-/-/-/-/-/-/- W3Y4R4O4B4G4 1 W0 1 *"
+    assert game.state_from_position(good).position() == good
+    for bad in (
+        f"W/-/-/-/-/-/-/- W3Y4R4O4B4G4 1 W0 {number} *",
+        f"W/-/-/-/-/-/-/- W3Y4R4O4B4G4 {number} W0 1 *",
+    ):
+        with pytest.raises(InvalidPosition, match="not a number"):
+            game.state_from_position(bad)
+
+
+@pytest.mark.parametrize("count", ["٣", "+3", "03 ", "003"])
+def test_cubies_left_are_plain_ascii_counts(count: str) -> None:
+    with pytest.raises(InvalidPosition, match="cubies left"):
+        gameshelf.load("cage").state_from_position(f"W/-/-/-/-/-/-/- W{count}Y4R4O4B4G4 1 W0 1 *")
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["stock=1_2:1_2", "stock=+12:12", "stock=١٢:12", "repetition_draw=1_0", "repetition_draw=٣"],
+)
+def test_cage_option_numbers_are_plain_ascii_decimals(option: str) -> None:
+    with pytest.raises(InvalidOption, match=option.split("=")[0]):
+        gameshelf.load(f"cage({option})")
+    assert gameshelf.load("cage(stock=12:12,repetition_draw=10)").spec.params["stock"] == (12, 12)

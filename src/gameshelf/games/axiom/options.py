@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from gameshelf.core import OptionSpec
+from gameshelf.core.options import parse_decimal
 
 from .geometry import ZP
 
@@ -24,10 +25,7 @@ def _parse_setup_option(text: str) -> str:
 
 
 def _parse_repetition(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError("not an integer") from None
+    value = parse_decimal(text, max_digits=3)
     if value != 0 and not 2 <= value <= 100:
         raise ValueError("must be 0 (off) or 2..100")
     return value

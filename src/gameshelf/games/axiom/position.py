@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from gameshelf.core import InvalidPosition
+from gameshelf.core.options import parse_decimal
 
 from .board import (
     DOME_DOME,
@@ -54,6 +55,8 @@ STANDARD_SETUP = (
     "C(-1,0,2)x+; C(0,0,2)z-; C(1,0,2)x+; S(-1,0,2)z+; S(1,0,2)z+"
 )
 RESULT_REASONS = ("capture", "self-capture", "no-move", "repetition", "ply-cap")
+_MAX_COUNT_DIGITS = 6
+"""Digits of a ``ply`` (the option ``max_plies`` has fewer)."""
 _HEADER_RE = re.compile(r"^\s*(to-move|ply|result|seen)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
 
@@ -145,11 +148,9 @@ def parse_headers(text: str) -> Headers:
             body.append(line)
     to_move = parse_colour(headers.get("to-move", "black"))
     try:
-        ply = int(headers.get("ply", "0"))
-    except ValueError:
-        raise InvalidPosition(f"ply {headers['ply']!r} is not an integer") from None
-    if ply < 0:
-        raise InvalidPosition(f"ply {ply} is negative")
+        ply = parse_decimal(headers.get("ply", "0"), max_digits=_MAX_COUNT_DIGITS)
+    except ValueError as exc:
+        raise InvalidPosition(f"ply {headers['ply'][:24]!r}: {exc}") from None
     outcome = parse_result(headers.get("result", "-"))
     seen = parse_seen(headers["seen"]) if "seen" in headers else None
     return Headers(to_move, ply, outcome, seen, "\n".join(body))
@@ -191,8 +192,9 @@ def parse_seen(text: str) -> dict[str, int]:
     seen = {}
     for word in text.split():
         key, _, count = word.partition(":")
-        if not re.fullmatch(r"[0-9a-f]{16}", key) or not count.isdigit() or int(count) < 1:
-            raise InvalidPosition(f"seen entry {word!r} must be HEX16:COUNT")
+        # (ASCII digits only: str.isdigit and int also take other scripts' digits)
+        if not re.fullmatch(r"[0-9a-f]{16}", key) or not re.fullmatch(r"[1-9][0-9]{0,5}", count):
+            raise InvalidPosition(f"seen entry {word[:40]!r} must be HEX16:COUNT (COUNT 1..999999)")
         seen[key] = int(count)
     return seen
 

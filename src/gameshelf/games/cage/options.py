@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gameshelf.core.errors import InvalidOption
-from gameshelf.core.options import OptionSpec
+from gameshelf.core.options import OptionSpec, parse_decimal
 
 from .geometry import CELLS, COLOURS
 
@@ -24,11 +24,9 @@ def _parse_stock(text: str) -> tuple[int, ...] | None:
         return None
     parts = text.split(":")
     try:
-        counts = tuple(int(part) for part in parts)
-    except ValueError:
-        raise ValueError("counts must be integers separated by ':'") from None
-    if any(count < 0 for count in counts):
-        raise ValueError("a count cannot be negative")
+        counts = tuple(parse_decimal(part, max_digits=3) for part in parts)
+    except ValueError as exc:
+        raise ValueError(f"counts must be integers separated by ':' ({exc})") from None
     if sum(counts) == 0:
         raise ValueError("at least one cubie must be in play")
     if sum(counts) > CELLS:
@@ -41,10 +39,7 @@ def _format_stock(value: tuple[int, ...] | None) -> str:
 
 
 def _parse_repetition(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError("not an integer") from None
+    value = parse_decimal(text, max_digits=4)
     if value != 0 and not 2 <= value <= 1000:
         raise ValueError("0 (off) or an occurrence count from 2 to 1000")
     return value

@@ -20,6 +20,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gameshelf.core.errors import InvalidMove, InvalidPosition
+from gameshelf.core.options import parse_decimal
 
 from .actions import DROP_ACTIONS, NO_MOVE, TWIST_BASE
 from .board import column_heights, line_colours, open_mask
@@ -125,10 +126,11 @@ def parse_position(state: CageState, text: str) -> CageState:
 
 
 def _parse_int(text: str, name: str, low: int, high: int) -> int:
+    """A plain ASCII decimal in ``low..high`` (``int`` alone also reads ``+5``, ``1_0``, ``٣``)."""
     try:
-        value = int(text)
-    except ValueError:
-        raise InvalidPosition(f"{name} {text!r} is not a number") from None
+        value = parse_decimal(text, max_digits=len(str(high)))
+    except ValueError as exc:
+        raise InvalidPosition(f"{name} {text[:24]!r} is not a number: {exc}") from None
     if not low <= value <= high:
         raise InvalidPosition(f"{name} {value} is outside {low}..{high}")
     return value
@@ -137,7 +139,7 @@ def _parse_int(text: str, name: str, low: int, high: int) -> int:
 def _parse_left(
     text: str, colours: tuple[int, ...], stock: tuple[int, ...], board: list[int]
 ) -> list[int]:
-    expected = "".join(f"{COLOURS[c]}(\\d+)" for c in colours)
+    expected = "".join(f"{COLOURS[c]}([0-9]{{1,2}})" for c in colours)
     match = re.fullmatch(expected, text.upper())
     if match is None:
         wanted = "".join(f"{COLOURS[c]}n" for c in colours)
