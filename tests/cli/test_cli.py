@@ -295,6 +295,10 @@ BROKEN_RECORDS: dict[str, tuple[bytes, str]] = {
         _with(moves=[{"player": True, "move": "W0", "action": 0}], result=None),
         "move #0 has 'player' True: it must be an integer",
     ),
+    "misspelt result": (
+        _with(result=None).replace(b'"result": null', b'"reslt": [-1.0, 1.0]'),
+        "unknown field 'reslt': is it 'result'?",
+    ),
     "deep nesting": (b"[" * 100_000 + b"]" * 100_000, "is nested too deeply"),
     "a huge number": (_with(seed=0).replace(b'"seed": 0', b'"seed": ' + b"9" * 5000), "digits"),
 }

@@ -111,6 +111,12 @@ def _corrupt(change: str) -> dict[str, Any]:
         data["finished"] = 2024
     elif change == "initial-number":
         data["initial_position"] = 7
+    elif change == "misspelt-result":
+        data["reslt"] = data.pop("result")
+    elif change == "capitalised-players":
+        data["Players"] = data.pop("players")
+    elif change == "misspelt-action":
+        data["moves"][3]["acton"] = data["moves"][3].pop("action")
     elif change == "result-texts":
         data["result"] = ["x", "y"]
     elif change == "result-nulls":
@@ -160,6 +166,9 @@ def _corrupt(change: str) -> dict[str, Any]:
         ("started-list", "'started' must be text or null"),
         ("finished-number", "'finished' must be text or null"),
         ("initial-number", "'initial_position' must be text or null"),
+        ("misspelt-result", "the record has an unknown field 'reslt': is it 'result'?"),
+        ("capitalised-players", "the record has an unknown field 'Players': is it 'players'?"),
+        ("misspelt-action", "move #3 has an unknown field 'acton': is it 'action'?"),
         ("result-texts", "'result' must be a list of 2 numbers"),
         ("result-nulls", "'result' must be a list of 2 numbers"),
         ("result-bools", "'result' must be a list of 2 numbers"),
@@ -303,3 +312,21 @@ def test_a_record_that_would_not_load_is_not_saved(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not JSON compliant"):
         record.save(path)
     assert not list(tmp_path.iterdir())
+
+
+def test_fields_the_format_does_not_know_are_ignored() -> None:
+    """The server's seed proof and people's notes do not stop a record from replaying."""
+    data = _record()
+    data.update(seed_commitment="ab" * 32, seed_salt="cd" * 16, event="club night")
+    data["moves"][0]["comment"] = "the usual start"
+    assert replay(parse_record(data))[-1].is_terminal()
+
+
+def test_a_record_without_action_ids_saves_and_loads_again(tmp_path: Path) -> None:
+    data = _record()
+    for entry in data["moves"]:
+        del entry["action"]
+    path = tmp_path / "again.json"
+    parse_record(data).save(path)
+    assert json.loads(path.read_text())["moves"][0] == {"player": 0, "move": "W0"}
+    assert replay(load_record(path))[-1].is_terminal()

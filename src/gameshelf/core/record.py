@@ -3,11 +3,40 @@
 A record holds the game string, the seed, the seats, every move in notation (chance outcomes
 included, so replay needs no RNG), the result and timestamps. Notation is authoritative; the
 action id stored beside it is cross-checked on replay to catch a corrupt file early.
+
+The file is one UTF-8 JSON object (a leading byte order mark is skipped)::
+
+    {"format": "gameshelf-record", "version": 1, "game": "cage(players=3)", "seed": 7,
+     "players": ["alice", "greedy", "random"], "initial_position": null,
+     "moves": [{"player": 0, "move": "W0", "action": 0}, ...],
+     "result": [1.0, -1.0, -1.0], "started": "2025-01-01T10:00:00+00:00", "finished": "..."}
+
+What loading checks (:func:`parse_record`, :func:`load_record`), each failure one
+:class:`~gameshelf.core.errors.InvalidRecord` naming the field, the move or the file:
+
+- ``format``, ``version`` (an integer, not ``true``), ``game`` (a game string that loads),
+  ``players`` and ``moves`` are required; ``seed`` (integer), ``initial_position``,
+  ``started``, ``finished`` (text) and ``result`` may be left out or ``null``.
+- Integers are strict: ``true``/``false`` or ``1.0`` are no seat, seed, action or version.
+- ``players``: exactly one name per seat of the game.
+- each move: ``move`` (notation, text) and ``player`` (a seat, ``-1`` for chance, ``-2``
+  for a simultaneous turn) are required; ``action`` is an action id (0 or more) or left out,
+  in which case the notation alone is replayed.
+- ``result``: one finite number per seat.
+- Fields this format does not know are ignored (the server adds ``seed_commitment`` and
+  ``seed_salt``; people add notes), except a name that looks like a misspelling of a field
+  the record lacks (``reslt``, ``acton``): that is refused, because ignoring it would
+  silently skip the check the real field asks for.
+
+:func:`replay` then plays every move through the engine's checked entry point and refuses the
+first one that is not legal, whose action id or mover disagrees with the notation, or a
+result that is not the engine's. :meth:`GameRecord.save` writes only records that load again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import math
 import os
@@ -27,7 +56,8 @@ VERSION = 1
 
 @dataclass
 class RecordedMove:
-    """One entry of a record: who moved (``-1`` for chance), the notation and the action id."""
+    """One entry of a record: who moved (``-1`` for chance), the notation and the action id
+    (``-1``: not known, the notation alone is replayed)."""
 
     player: int
     move: str
@@ -56,7 +86,7 @@ class GameRecord:
             "seed": self.seed,
             "players": list(self.players),
             "initial_position": self.initial_position,
-            "moves": [{"player": m.player, "move": m.move, "action": m.action} for m in self.moves],
+            "moves": [_move_json(m) for m in self.moves],
             "result": self.result,
             "started": self.started,
             "finished": self.finished,
@@ -91,6 +121,13 @@ class GameRecord:
             with contextlib.suppress(OSError):
                 temporary.unlink()
             raise
+
+
+def _move_json(move: RecordedMove) -> dict[str, Any]:
+    entry: dict[str, Any] = {"player": move.player, "move": move.move}
+    if move.action >= 0:  # -1: the id is unknown (left out of the file it was loaded from)
+        entry["action"] = move.action
+    return entry
 
 
 def now_iso() -> str:
@@ -185,6 +222,8 @@ def _is_int(value: Any) -> bool:
 
 
 def _move(index: int, entry: Any) -> RecordedMove:
+    if isinstance(entry, dict):
+        _refuse_misspelt(entry, MOVE_FIELDS, f"move #{index}")
     if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
         raise InvalidRecord(f"move #{index} must be an object with a 'move' text")
     if "player" not in entry:
@@ -228,10 +267,37 @@ def _check_seats(record: GameRecord, game: Game) -> None:
             )
 
 
+FIELDS = (
+    "format",
+    "version",
+    "game",
+    "seed",
+    "players",
+    "initial_position",
+    "moves",
+    "result",
+    "started",
+    "finished",
+)
+MOVE_FIELDS = ("player", "move", "action")
+
+
+def _refuse_misspelt(data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    """Refuse an unknown field named like a known one that ``data`` lacks (``reslt``)."""
+    missing = [name for name in known if name not in data]
+    for key in data:
+        if key in known or not isinstance(key, str):
+            continue
+        close = difflib.get_close_matches(key.lower(), missing, n=1, cutoff=0.8)
+        if close:
+            raise InvalidRecord(f"{where} has an unknown field {key!r}: is it {close[0]!r}?")
+
+
 def parse_record(data: Any) -> GameRecord:
     """Check the shape of decoded JSON and build a :class:`GameRecord` (no replay yet)."""
     if not isinstance(data, dict):
         raise InvalidRecord("a record must be a JSON object")
+    _refuse_misspelt(data, FIELDS, "the record")
     if data.get("format") != FORMAT:
         raise InvalidRecord(f"not a gameshelf record: 'format' must be {FORMAT!r}")
     version = data.get("version")
