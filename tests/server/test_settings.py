@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import fields
 from pathlib import Path
 
 from gameshelf.cli.main import build_parser
 from gameshelf.server.settings import ServerSettings
+from gameshelf.server.settings import shown as shown_default
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
@@ -26,3 +28,18 @@ def test_serve_flags_reach_the_settings() -> None:
     assert settings.send_queue == 5 and settings.hello_timeout == 1.5
     assert settings.max_body_bytes == ServerSettings().max_body_bytes
     assert args.card_set == ["mine=x.json"] and args.trusted_proxies is None
+
+
+def test_help_shows_each_default_as_the_number_it_is() -> None:
+    """``:g`` showed 1048576 as 1.04858e+06: a default an operator could not copy back."""
+    parser = argparse.ArgumentParser()
+    ServerSettings.add_arguments(parser)
+    helps = {action.dest: action.help or "" for action in parser._actions}
+    assert helps["max_frame_bytes"].endswith("(default: 1048576)")
+    assert helps["max_body_bytes"].endswith("(default: 65536)")
+    assert helps["idle_evict_seconds"].endswith("(default: 600)")
+    for item in fields(ServerSettings):
+        shown = helps[item.name].rsplit("(default: ", 1)[1].rstrip(")")
+        assert "e" not in shown, (item.name, shown)
+        assert type(item.default)(shown) == item.default, (item.name, shown)  # exact round trip
+    assert shown_default(0.25) == "0.25" and shown_default(12345678.0) == "12345678"

@@ -110,7 +110,7 @@ class ServerSettings:
                 dest=item.name,
                 type=type(item.default),
                 default=item.default,
-                help=f"{item.metadata['help']} (default: {item.default:g})",
+                help=f"{item.metadata['help']} (default: {shown(item.default)})",
             )
 
     @classmethod
@@ -120,6 +120,14 @@ class ServerSettings:
             item.name: getattr(args, item.name, item.default) for item in fields(cls)
         }
         return cls(**values)
+
+
+def shown(value: float) -> str:
+    """A default as ``--help`` shows it: integers whole (1048576, not ``:g``'s 1.04858e+06),
+    and a float with no fraction without one (600.0 as 600)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def parse_card_sets(items: list[str]) -> dict[str, Path]:
