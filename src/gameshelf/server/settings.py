@@ -122,7 +122,7 @@ class ServerSettings:
         return cls(**values)
 
 
-def shown(value: float) -> str:
+def shown(value: object) -> str:
     """A default as ``--help`` shows it: integers whole (1048576, not ``:g``'s 1.04858e+06),
     and a float with no fraction without one (600.0 as 600)."""
     if isinstance(value, float) and value.is_integer():
