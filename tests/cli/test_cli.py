@@ -320,3 +320,23 @@ def test_a_broken_record_is_one_error_line(
     assert err.startswith("gameshelf: error: ") and len(err.splitlines()) == 1
     assert message in err
     assert path.read_bytes() == content and [p.name for p in tmp_path.iterdir()] == ["broken.json"]
+
+
+def test_replay_shows_control_characters_of_player_names_as_codes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A record from someone else cannot drive the terminal through a player's name."""
+    path = tmp_path / "names.json"
+    record = {
+        "format": "gameshelf-record",
+        "version": 1,
+        "game": "cage",
+        "seed": 1,
+        "players": ["Ann\x1b[2J\x1b]0;owned\x07", "Bob"],
+        "moves": [{"player": 0, "move": "W0", "action": 0}],
+    }
+    path.write_text(json.dumps(record))
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "player 1 Ann\\u001b[2J\\u001b]0;owned\\u0007, player 2 Bob" in out

@@ -133,7 +133,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     states = replay(record)
     color = _color(args)
     start = states[0]
-    seats = ", ".join(f"{start.describe_player(p)} {n}" for p, n in enumerate(record.players))
+    named = enumerate(record.players)
+    seats = ", ".join(f"{start.describe_player(p)} {shown(n)}" for p, n in named)
     print(f"{record.game}, seed {record.seed}, players: {seats}")
     if args.all:
         for index, (entry, state) in enumerate(zip(record.moves, states[1:], strict=True), 1):
@@ -144,6 +145,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(states[-1].render(color=color))
     print(f"replayed {len(record.moves)} moves: {states[-1].result_text()}")
     return 0
+
+
+def shown(text: str) -> str:
+    """``text`` safe for a terminal: a character that is not printable (an escape sequence
+    in a player name of someone else's record could recolour or rewrite the screen) is shown
+    as its ``\\uXXXX`` code instead."""
+    return "".join(char if char.isprintable() else f"\\u{ord(char):04x}" for char in text)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
