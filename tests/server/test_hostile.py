@@ -123,6 +123,9 @@ def test_operator_card_sets_are_chosen_by_name_and_pinned_to_their_content(
     url = database_url("sqlite", tmp_path)
     with serving(url, card_sets={"mine": cards}) as running:
         assert httpx.get(f"{running.url}/api/card-sets").json() == ["standard", "mine"]
+        axia = [g for g in httpx.get(f"{running.url}/api/games").json() if g["name"] == "axia"]
+        option = next(o for o in axia[0]["options"] if o["name"] == "cards")
+        assert option["allowed"].startswith("a card set of this server: standard, mine ")
         lobby = Lobby(running.url)
         match = lobby.create("axia(cards=mine)", [HUMAN, RANDOM])
         assert match["game"] == "axia(cards=mine)" and match["card_set"] == "mine"

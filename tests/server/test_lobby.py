@@ -22,6 +22,24 @@ def test_games_and_agents_are_listed(lobby: Lobby, server: RunningServer) -> Non
     assert httpx.get(f"{server.url}/openapi.json").json()["info"]["title"] == "gameshelf"
 
 
+def test_the_card_option_is_listed_as_the_server_takes_it(
+    lobby: Lobby, server: RunningServer
+) -> None:
+    """The engine's default for AXIA's cards is no value (it then plays the shipped set); the
+    listing says what that is on the network, ``standard``, and that paths are not taken."""
+    axia = {g["name"]: g for g in lobby.games()}["axia"]
+    cards = {o["name"]: o for o in axia["options"]}["cards"]
+    sets = httpx.get(f"{server.url}/api/card-sets").json()
+    assert cards["default"] == "standard" == sets[0]
+    assert (
+        cards["allowed"]
+        == "a card set of this server: standard (GET /api/card-sets; no file paths)"
+    )
+    assert "path" not in cards["doc"]
+    plain = lobby.create("axia", [HUMAN, {"kind": "bot", "agent": "random"}])
+    assert plain["card_set"] == cards["default"]  # what the default means, in a match
+
+
 def test_create_join_and_list_matches(lobby: Lobby) -> None:
     match = lobby.create("cage(players=3)", [HUMAN, HUMAN, {"kind": "bot", "agent": "random"}])
     assert match["status"] == "open" and match["game"] == "cage(players=3)"

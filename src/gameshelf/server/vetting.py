@@ -23,7 +23,7 @@ from typing import Any
 
 from gameshelf.core.errors import InvalidData, InvalidOption
 from gameshelf.core.game import Game
-from gameshelf.core.options import ParsedGameString, parse_game_string
+from gameshelf.core.options import OptionSpec, ParsedGameString, parse_game_string
 from gameshelf.core.registry import game_entry, load
 from gameshelf.games.axia.cardsets import (
     STANDARD,
@@ -117,6 +117,24 @@ def _file_option(parsed: ParsedGameString) -> str | None:
         if spec.names_file:
             return spec.name
     return None
+
+
+def network_option(spec: OptionSpec, catalog: CardSetCatalog) -> tuple[str, str, str]:
+    """An option's default, allowed values and description as this server takes it
+    (``GET /api/games``).
+
+    The option that can name a file (AXIA's ``cards``) defaults to no value in the engine, and
+    the engine then plays the shipped set: on the network that is ``standard``, which is also
+    the name a client may give for it; and a path is never taken there, only the set names."""
+    if not spec.names_file:
+        return spec.format(spec.default), spec.describe_allowed(), spec.doc
+    default = STANDARD if spec.default is None else spec.format(spec.default)
+    names = ", ".join(catalog.names())
+    return (
+        default,
+        f"a card set of this server: {names} (GET /api/card-sets; no file paths)",
+        f"a card set by name: '{STANDARD}' (shipped) or one this server's operator registered",
+    )
 
 
 def _refuse_paths(parsed: ParsedGameString, catalog: CardSetCatalog) -> None:

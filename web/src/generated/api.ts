@@ -155,7 +155,7 @@ export interface paths {
         };
         /**
          * Games
-         * @description Every game with its options.
+         * @description Every game with its options, as this server takes them (a card set by name only).
          */
         get: operations["games_api_games_get"];
         put?: never;

@@ -15,7 +15,7 @@ from ..contract import AgentInfo, GameInfo, Health, OptionInfo
 from ..deps import get_hub, get_settings
 from ..hub import Hub
 from ..settings import ServerSettings
-from ..vetting import vet_network_game
+from ..vetting import network_option, vet_network_game
 
 router = APIRouter(tags=["lobby"])
 
@@ -33,21 +33,23 @@ async def health(hub: Annotated[Hub, Depends(get_hub)]) -> Health:
 
 
 @router.get("/api/games")
-async def games() -> list[GameInfo]:
-    """Every game with its options."""
+async def games(hub: Annotated[Hub, Depends(get_hub)]) -> list[GameInfo]:
+    """Every game with its options, as this server takes them (a card set by name only)."""
     infos = []
     for name in available_games():
         entry = game_entry(name)
-        options = [
-            OptionInfo(
-                name=o.name,
-                default=o.format(o.default),
-                allowed=o.describe_allowed(),
-                doc=o.doc,
-                choices=list(o.choices) or None,
+        options = []
+        for o in entry.options:
+            default, allowed, doc = network_option(o, hub.catalog)
+            options.append(
+                OptionInfo(
+                    name=o.name,
+                    default=default,
+                    allowed=allowed,
+                    doc=doc,
+                    choices=list(o.choices) or None,
+                )
             )
-            for o in entry.options
-        ]
         infos.append(
             GameInfo(name=entry.name, title=entry.title, summary=entry.summary, options=options)
         )
