@@ -43,3 +43,21 @@ def test_help_shows_each_default_as_the_number_it_is() -> None:
         assert "e" not in shown, (item.name, shown)
         assert type(item.default)(shown) == item.default, (item.name, shown)  # exact round trip
     assert shown_default(0.25) == "0.25" and shown_default(12345678.0) == "12345678"
+
+
+def test_the_per_match_socket_cap_is_described_as_the_hub_counts() -> None:
+    """Spectators and players' connections are counted apart (Hub.connect; tested in
+    test_hostile.py): the table and --help must not say it caps all sockets together."""
+    row = next(
+        line
+        for line in OPERATIONS.read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `sockets_per_match` |")
+    )
+    assert "spectators and players' connections" in row and "counted apart" in row, row
+    assert "up to this many of each" in row, row
+    parser = argparse.ArgumentParser()
+    ServerSettings.add_arguments(parser)
+    helps = {action.dest: action.help or "" for action in parser._actions}
+    assert (
+        "spectators, and players' connections, each up to this many" in helps["sockets_per_match"]
+    )

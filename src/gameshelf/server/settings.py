@@ -51,7 +51,13 @@ class ServerSettings:
     sockets_per_address: int = field(
         default=32, metadata={"help": "open WebSockets from one address"}
     )
-    sockets_per_match: int = field(default=64, metadata={"help": "open WebSockets on one match"})
+    sockets_per_match: int = field(
+        default=64,
+        metadata={
+            "help": "open WebSockets on one match: spectators, and players' connections, each "
+            "up to this many"
+        },
+    )
     creates_per_minute: float = field(
         default=20.0,
         metadata={
