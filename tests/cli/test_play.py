@@ -26,6 +26,7 @@ from gameshelf.cli.play import (
     new_table,
     parse_seats,
 )
+from gameshelf.core.errors import GameshelfError
 from gameshelf.core.record import load_record, replay
 
 CAGE_WIN = ["W0", "O1", "W0", "O1", "W0"]  # player 1 completes column 0
@@ -293,3 +294,12 @@ def test_serve_on_a_busy_port_names_it_before_printing_a_url(
     assert status == 2 and out == ""
     assert f"port {port} on 127.0.0.1 is already in use" in err
     assert f"--port {port + 1}" in err
+
+
+@pytest.mark.parametrize("seat", ["١=random", "+1=random", "1_0=random", "-1=random", "¹=random"])
+def test_seat_numbers_are_plain_ascii_digits(seat: str) -> None:
+    """``isdigit()``/``int()`` read '١' (Arabic-Indic one) as seat 1: ``--seat`` must not."""
+    game = gameshelf.load("cage")
+    assert parse_seats(game, ["1=random"])[0] == ["human", "random"]
+    with pytest.raises(GameshelfError, match="must look like 0=human"):
+        parse_seats(game, [seat])

@@ -19,6 +19,7 @@ from gameshelf.agents.catalogue import check_agent
 from gameshelf.agents.levels import check_think
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
+from gameshelf.core.options import parse_decimal
 from gameshelf.core.record import GameRecord, now_iso, record_from_state, replay
 from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed, make_rng, new_seed
@@ -107,9 +108,12 @@ def parse_seats(
     given: set[int] = set()
     for spec in specs:
         index, sep, name = spec.partition("=")
-        if not sep or not index.strip().isdigit() or not name.strip():
+        try:  # ASCII digits only: isdigit() and int() also take '١' (Arabic-Indic one)
+            seat = parse_decimal(index.strip(), max_digits=3)
+        except ValueError:
+            seat = -1
+        if not sep or seat < 0 or not name.strip():
             raise GameshelfError(f"--seat {spec!r} must look like 0=human or 1=greedy")
-        seat = int(index)
         if not 0 <= seat < players:
             raise GameshelfError(f"--seat {spec!r}: this game has seats 0..{players - 1}")
         seats[seat] = name.strip().lower()
