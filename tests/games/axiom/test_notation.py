@@ -282,3 +282,48 @@ def test_seen_counts_are_plain_ascii_decimals(count: str) -> None:
 def test_repetition_draw_option_is_a_plain_ascii_decimal(value: str) -> None:
     with pytest.raises(InvalidOption, match="repetition_draw"):
         gameshelf.load(f"axiom(repetition_draw={value})")
+
+
+@pytest.mark.parametrize(
+    ("headers", "reason"),
+    [
+        ("ply: 300\nresult: -", "'draw ply-cap' there"),
+        ("ply: 301\nresult: draw ply-cap", "beyond max_plies=300"),
+        ("ply: 12\nresult: draw ply-cap", "it is '-' there"),
+        ("ply: 12\nresult: black-wins capture", "it is '-' there"),
+        ("ply: 12\nresult: white-wins self-capture", "it is '-' there"),
+        ("ply: 12\nresult: draw repetition", "it is '-' there"),
+        ("ply: 12\nresult: draw no-move", "never stored"),
+        ("ply: 12\nresult: white-wins no-move", "never stored"),
+    ],
+)
+def test_ply_and_result_must_be_what_the_engine_concludes(headers: str, reason: str) -> None:
+    """A stated result that the board does not give (or a ply past the cap) is refused."""
+    text = GAME.new_initial_state().position().replace("ply: 0\nresult: -", headers)
+    with pytest.raises(InvalidPosition, match=reason):
+        GAME.state_from_position(text)
+
+
+def test_results_the_engine_wrote_read_back_and_no_other() -> None:
+    capture = GAME.new_initial_state()
+    capture.play("S(-1,0,2) S(-1,0,2)x-")
+    capture.play("S(-1,1,2) S(-1,0,2)z+")
+    capped = gameshelf.load("axiom(max_plies=2)").new_initial_state()
+    capped.play("S(-1,0,2) S(-1,0,2)x-")
+    capped.play("S(1,1,2) S(1,1,2)x+")
+    repeated = gameshelf.load("axiom(repetition_draw=2)").new_initial_state()
+    for move in ("S(-1,0,2) S(-1,0,2)x-", "S(1,1,2) S(1,1,2)x+"):
+        repeated.play(move)
+    for move in ("S(-1,0,2) S(-1,0,2)z+", "S(1,1,2) S(1,1,2)z+"):  # the start again: 2nd time
+        repeated.play(move)
+    cases = [(capture, "white-wins capture"), (capped, "draw ply-cap")]
+    cases.append((repeated, "draw repetition"))
+    for state, result in cases:
+        text = state.position()
+        assert f"result: {result}\n" in text, text
+        game = state.game
+        assert game.state_from_position(text).position() == text
+        for other in ("-", "black-wins capture", "draw repetition", "draw ply-cap"):
+            if other != result:
+                with pytest.raises(InvalidPosition, match="disagrees with the position"):
+                    game.state_from_position(text.replace(f"result: {result}", f"result: {other}"))

@@ -199,6 +199,73 @@ def parse_seen(text: str) -> dict[str, int]:
     return seen
 
 
+def check_result(
+    opts: AxiomOptions,
+    board: Board,
+    to_move: int,
+    ply: int,
+    stated: tuple[int, str] | None,
+    count: int,
+) -> None:
+    """Refuse a ``ply`` and ``result`` that the engine would not have written for this board.
+
+    The stored result is the one the engine sets when a move ends the game, and a position
+    must carry exactly that (the move's mover is the side *not* to move):
+
+    * ``capture`` / ``self-capture`` when, and only when, one cube holds two sceptres: the
+      mover's and an opposing one (the mover wins), or both of the mover's (the mover loses);
+    * otherwise ``draw repetition`` when, and only when, the position to move has occurred
+      ``repetition_draw`` times (``count``, from ``seen``; once without it);
+    * otherwise ``draw ply-cap`` when, and only when, ``ply`` reached ``max_plies``;
+    * otherwise ``-``. A no-move end is never stored (the engine reads it off the board), so
+      ``no-move`` is refused: write ``-``.
+
+    ``ply`` above ``max_plies`` is refused (the game ends at ``max_plies``).
+    """
+    if ply > opts.max_plies:
+        raise InvalidPosition(
+            f"ply {ply} is beyond max_plies={opts.max_plies}: the game ends there"
+        )
+    if stated is not None and stated[1] == "no-move":
+        raise InvalidPosition(
+            f"result {format_result(stated)!r} is never stored: a game without a legal move is "
+            "over by the board itself; write 'result: -'"
+        )
+    mover = 1 - to_move
+    expected: tuple[int, str] | None = None
+    on: dict[int, list[int]] = {}
+    for owner, cell, _ in board.sceptres:
+        on.setdefault(cell, []).append(owner)
+    shared = [(cell, owners) for cell, owners in on.items() if len(owners) > 1]
+    if shared:
+        cell, owners = shared[0]
+        where = format_cell(unpack(cell))
+        if len(shared) > 1 or len(owners) > 2 or mover not in owners:
+            raise InvalidPosition(
+                f"the sceptres on the cube at {where} cannot stand there after one move by "
+                f"{COLOR_NAMES[mover]} (the side that moved last, since {COLOR_NAMES[to_move]} "
+                "is to move)"
+            )
+        expected = (mover, "capture") if to_move in owners else (to_move, "self-capture")
+    elif opts.repetition_draw and count >= opts.repetition_draw:
+        expected = (-1, "repetition")
+    elif ply >= opts.max_plies:
+        expected = (-1, "ply-cap")
+    if stated != expected:
+        why = {
+            None: "the game is still in progress",
+            "capture": "a sceptre captured an opposing one",
+            "self-capture": "a sceptre ended on its own other sceptre's cube",
+            "repetition": f"the position occurred {count} times "
+            f"(repetition_draw={opts.repetition_draw})",
+            "ply-cap": f"ply {ply} reached max_plies={opts.max_plies}",
+        }[None if expected is None else expected[1]]
+        raise InvalidPosition(
+            f"result {format_result(stated)!r} disagrees with the position: it is "
+            f"{format_result(expected)!r} there ({why})"
+        )
+
+
 def build_board(opts: AxiomOptions, cubes: Cubes, sceptres: list[Sceptre], finished: bool) -> Board:
     """The board of a listed position; :class:`InvalidPosition` names the first thing that
     makes it impossible (a finished game may hold two sceptres on one cube)."""

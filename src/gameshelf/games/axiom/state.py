@@ -56,7 +56,14 @@ from .notation import (
     parse_move,
 )
 from .options import AxiomOptions
-from .position import build_board, format_result, parse_headers, parse_listing, parse_setup
+from .position import (
+    build_board,
+    check_result,
+    format_result,
+    parse_headers,
+    parse_listing,
+    parse_setup,
+)
 from .render import render_text
 from .view import build_view
 
@@ -105,9 +112,19 @@ class AxiomGame(Game):
         return AxiomState(self, self.setup.copy(), BLACK)
 
     def state_from_position(self, text: str) -> AxiomState:
-        """Read :meth:`AxiomState.position` text, or a bare listing (then Black to move)."""
+        """Read :meth:`AxiomState.position` text, or a bare listing (then Black to move).
+
+        The ``ply`` and ``result`` headers must be what the engine itself would have written
+        for the listed board (see :func:`.position.check_result`): ``ply`` at most
+        ``max_plies``, and the result the one its last move gave, else ``-``.
+        """
         headers = parse_headers(text)
-        state = self.from_listing(headers.listing, headers.to_move, outcome=headers.outcome)
+        cubes, sceptres = parse_listing(headers.listing)
+        board = build_board(self.options, cubes, sceptres, finished=True)
+        digest = key_digest(repetition_key(board, headers.to_move))
+        count = 1 if headers.seen is None else headers.seen.get(digest, 0)
+        check_result(self.options, board, headers.to_move, headers.ply, headers.outcome, count)
+        state = AxiomState(self, board, headers.to_move, outcome=headers.outcome)
         state.ply = headers.ply
         if headers.seen is not None:
             state.seen = headers.seen
