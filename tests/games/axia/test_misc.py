@@ -130,3 +130,33 @@ def test_result_text_reports_scores_and_the_solo_rank() -> None:
             assert text == f"solo score {totals[0]}: {state.solo_rank()}"
         else:
             assert text.endswith(f"(scores {totals[0]}, {totals[1]})")
+
+
+def test_action_to_string_refuses_ids_that_are_not_legal_here() -> None:
+    """``-1`` at a chance node printed the last card of the deck (Python's index -1); ids
+    that are not legal here (or bools) are refused, the legal ones are written."""
+    import pytest
+
+    from gameshelf.core.errors import IllegalMove
+
+    state = load("axia").new_initial_state(3)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(60):
+        legal = state.legal_actions()
+        before = state.position()
+        for action in (-1, -2, True, False, max(legal) + 1, 10**6):
+            if action in legal and not isinstance(action, bool):
+                continue
+            with pytest.raises(IllegalMove):
+                state.action_to_string(action)
+            checked += 1
+        assert state.position() == before
+        for action in legal:
+            assert state.parse_action(state.action_to_string(action)) == action
+        assert state.is_chance_node() or state.current_player() >= 0
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(rng.choice(legal))
+    assert checked > 200

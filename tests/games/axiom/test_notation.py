@@ -7,6 +7,7 @@ import pytest
 import gameshelf
 from gameshelf.core import IllegalMove, InvalidMove, InvalidOption, InvalidPosition, State
 from gameshelf.games.axiom import load_listing, render_svg
+from gameshelf.games.axiom.actions import decode
 
 GAME = gameshelf.load("axiom")
 LISTING = """
@@ -327,3 +328,37 @@ def test_results_the_engine_wrote_read_back_and_no_other() -> None:
             if other != result:
                 with pytest.raises(InvalidPosition, match="disagrees with the position"):
                     game.state_from_position(text.replace(f"result: {result}", f"result: {other}"))
+
+
+def test_action_to_string_refuses_ids_that_are_no_legal_move() -> None:
+    """Ids are state-relative: an id that is no legal move of either side is refused, never
+    printed as the text of another move (here a non-canonical id of a legal cube move)."""
+    listing = """
+(black) C (0,0,1)x- z+
+(white) C (1,0,1)x+ z+
+(black) C (0,0,2)y-
+(black) C (-1,0,1)y-
+(black) C (-2,0,1)x+
+"""
+    state = load_listing(GAME, listing, "black")
+    legal = state.parse_action("C(-2,0,1) C(-1,0,2)z-")
+    assert state.action_to_string(legal) == "C(-2,0,1) C(-1,0,2)z-"
+    from gameshelf.games.axiom.geometry import PLACEMENT_INDEX, ZM
+    from gameshelf.games.axiom.rules import SCEPTRE_ACTIONS
+
+    rank = {cell: index for index, cell in enumerate(sorted(state.cubes))}  # type: ignore[attr-defined]
+    # the same cube, target and domes, anchored from the east instead of from below
+    code = rank[(0, 0, 2)] * 6 + 1
+    other = SCEPTRE_ACTIONS + (rank[(-2, 0, 1)] * 72 + code) * 18 + PLACEMENT_INDEX[1 << ZM]
+    assert other != legal
+    assert state.move_text(decode(state.board, other)) == "C(-2,0,1) C(-1,0,2)z-"  # type: ignore[attr-defined]
+    before = state.position()
+    for action in (other, True, False, -1, 10**9, 11 * 72 + 11 * 6):
+        with pytest.raises(IllegalMove):
+            state.action_to_string(action)
+    assert state.position() == before
+    start = GAME.new_initial_state()
+    for player in (0, 1):  # either side's moves are written (bots read the opponent's)
+        for action in start.moves_of(player):  # type: ignore[attr-defined]
+            assert start.parse_action(start.action_to_string(action)) == action
+    assert [m.action for m in start.legal_moves()] == start.legal_actions()

@@ -170,3 +170,11 @@ def test_cage_option_numbers_are_plain_ascii_decimals(option: str) -> None:
     with pytest.raises(InvalidOption, match=option.split("=")[0]):
         gameshelf.load(f"cage({option})")
     assert gameshelf.load("cage(stock=12:12,repetition_draw=10)").spec.params["stock"] == (12, 12)
+
+
+def test_action_ids_are_ints_not_bools() -> None:
+    state = gameshelf.load("cage").new_initial_state()
+    assert state.action_to_string(1) == "W1"
+    for action in (True, False, 1.0, -1, 10**6):
+        with pytest.raises(InvalidMove):
+            state.action_to_string(action)  # type: ignore[arg-type]

@@ -50,7 +50,16 @@ def _chance_text(state: AxiaState, action: int) -> str:
 
 
 def action_text(state: AxiaState, action: int) -> str:
-    """Notation of ``action`` in ``state`` (``?<id>`` for an id that names nothing here)."""
+    """Notation of ``action``, a legal action (or chance outcome) of ``state``.
+
+    :class:`IllegalMove` for any other id (a bool, a negative or out-of-range id, one of
+    another step): ids are read relative to the state (``-1`` would index the last card of a
+    deck), so an id that is not legal here would print the text of something else.
+    """
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalMove(f"action {action!r} is not an action id (an int)")
+    if action not in state.legal_actions():
+        raise IllegalMove(f"action {action} is no legal move or chance outcome in this state")
     g = state.game
     if state.chance:
         return _chance_text(state, action)

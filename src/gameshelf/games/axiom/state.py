@@ -22,6 +22,7 @@ from gameshelf.core import (
     InvalidPosition,
     State,
 )
+from gameshelf.core import Move as MoveObject
 
 from .actions import (
     CUBE,
@@ -460,11 +461,31 @@ class AxiomState(State):
         return format_cube_move(unpack(source), unpack(target), extra)
 
     def action_to_string(self, action: int) -> str:
-        """``S(..) S(..)f`` or ``C(..) C(..)d1 d2``."""
+        """``S(..) S(..)f`` or ``C(..) C(..)d1 d2`` of a legal move of either side here (the
+        ids of :meth:`legal_actions` and :meth:`moves_of`).
+
+        :class:`IllegalMove` for any other id: a bool, a negative or out-of-range id, or one
+        that decodes to cells but is no legal move (ids are state-relative, and a
+        non-canonical cube-move id would print the text of another, legal move).
+        """
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalMove(f"action {action!r} is not an action id (an int)")
+        if action not in self._legal_ids() and action not in self.moves_of(1 - self.to_move):
+            raise IllegalMove(f"action {action} is no legal move in this position")
         move = decode(self.board, action)
-        if move is None:
+        if move is None:  # (not reached: a legal id decodes)
             raise IllegalMove(f"action {action} names no move in this position")
         return self.move_text(move)
+
+    def legal_moves(self) -> list[MoveObject]:
+        """The legal moves with their notation (without checking each id again)."""
+        board = self.board
+        moves = []
+        for action in self._legal_ids():
+            move = decode(board, action)
+            assert move is not None
+            moves.append(MoveObject(action, self.move_text(move)))
+        return moves
 
     def parse_action(self, text: str) -> int:
         """The action id of ``text``; :class:`InvalidMove` when it is not Axiom notation."""

@@ -17,7 +17,10 @@ _MOVE_RE = re.compile(r"^(?:([WYROBG])([0-7])|T([0-2])([+-])|(F))$")
 
 
 def action_to_text(action: int) -> str:
-    """Notation of an action id."""
+    """Notation of an action id (ids are the same in every state); :class:`InvalidMove` for
+    a bool, a non-int or an id outside ``0..NUM_ACTIONS-1``."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise InvalidMove(f"{action!r} is not a Cage action id (an int)")
     if not 0 <= action < NUM_ACTIONS:
         raise InvalidMove(f"{action} is not a Cage action id (0..{NUM_ACTIONS - 1})")
     if action < DROP_ACTIONS:
