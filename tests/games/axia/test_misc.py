@@ -160,3 +160,22 @@ def test_action_to_string_refuses_ids_that_are_not_legal_here() -> None:
         else:
             state.apply_action(rng.choice(legal))
     assert checked > 200
+
+
+def test_legal_moves_name_each_id_as_action_to_string_does() -> None:
+    """The fast path of legal_moves (no second legality check per id) writes the same text."""
+    game = load("axia(players=3)")
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 80:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        moves = state.legal_moves()
+        assert [(m.action, str(m)) for m in moves] == [
+            (a, state.action_to_string(a)) for a in state.legal_actions()
+        ]
+        state.apply_action(rng.choice(moves).action)
+        checked += 1
+    assert checked == 80

@@ -60,6 +60,12 @@ def action_text(state: AxiaState, action: int) -> str:
         raise IllegalMove(f"action {action!r} is not an action id (an int)")
     if action not in state.legal_actions():
         raise IllegalMove(f"action {action} is no legal move or chance outcome in this state")
+    return legal_action_text(state, action)
+
+
+def legal_action_text(state: AxiaState, action: int) -> str:
+    """Notation of ``action``, known to be legal in ``state`` (not checked again: the fast
+    path of :meth:`AxiaState.legal_moves`, which formats every legal id)."""
     g = state.game
     if state.chance:
         return _chance_text(state, action)

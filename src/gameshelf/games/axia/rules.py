@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
-from gameshelf.core.game import CHANCE, TERMINAL, Game, State
+from gameshelf.core.game import CHANCE, TERMINAL, Game, Move, State
 from gameshelf.core.spec import GameSpec
 
 from . import actions as A
@@ -58,7 +58,7 @@ from .actions import (
 from .board import CELL_SPACES, DIAGONAL_PAIRS, ORTHOGONAL
 from .cards import REGIONS, TEMPLE, CardSet
 from .cardsets import resolve_cards
-from .notation import action_text, explain_illegal, parse_action
+from .notation import action_text, explain_illegal, legal_action_text, parse_action
 from .options import OPTIONS, AxiaConfig, make_config
 from .position import format_position, load_position
 from .render import render_state
@@ -858,6 +858,10 @@ class AxiaState(State):
     def action_to_string(self, action: int) -> str:
         """Notation of ``action`` here (see docs/games/axia.md)."""
         return action_text(self, action)
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves with their notation (each id is legal: not checked again)."""
+        return [Move(action, legal_action_text(self, action)) for action in self.legal_actions()]
 
     def parse_action(self, text: str) -> int:
         """The action id written as ``text`` in this state."""
