@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gameshelf.core.errors import InvalidPosition
+from gameshelf.core.files import read_text_file
 
 #: A ``--position`` value at least this long is position text, never a file name.
 MAX_PATH_LENGTH = 4096
@@ -15,11 +16,4 @@ def position_text(value: str) -> str:
     path = Path(value)
     if len(value) >= MAX_PATH_LENGTH or not path.is_file():
         return value
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidPosition(f"cannot read position file {value!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidPosition(
-            f"position file {value!r} is not UTF-8 text: byte {exc.start} cannot be decoded"
-        ) from None
+    return read_text_file(path, "position file", InvalidPosition)

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import GameshelfError, InvalidRecord
+from .files import parse_json_text, read_text_file
 from .game import SIMULTANEOUS, Game, State
 from .registry import load
 
@@ -326,26 +327,8 @@ def parse_record(data: Any) -> GameRecord:
 def load_record(path: str | Path) -> GameRecord:
     """Read and shape-check a record file (use :func:`replay` to check its moves)."""
     name = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InvalidRecord(f"cannot read record {name!r}: {exc.strerror}") from None
-    except ValueError as exc:  # a name with a NUL byte
-        raise InvalidRecord(f"cannot read record {name!r}: {exc}") from None
-    try:
-        text = raw.decode("utf-8-sig")  # a byte order mark (some Windows editors) is skipped
-    except UnicodeDecodeError as exc:
-        raise InvalidRecord(
-            f"record {name!r} is not UTF-8 text: byte {exc.start} cannot be decoded"
-        ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidRecord(f"record {name!r} is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise InvalidRecord(f"record {name!r} is nested too deeply to be a record") from None
-    except ValueError:  # an integer of more digits than Python converts
-        raise InvalidRecord(f"record {name!r} holds a number with too many digits") from None
+    text = read_text_file(path, "record", InvalidRecord)
+    data = parse_json_text(text, "record", name, InvalidRecord)
     return parse_record(data)
 
 

@@ -140,7 +140,7 @@ def test_a_file_that_is_not_utf8_or_nests_too_deeply_is_invalid_data(tmp_path: P
         load_cards(str(latin))
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(InvalidData, match="nests JSON too deeply"):
+    with pytest.raises(InvalidData, match="is nested too deeply"):
         load_cards(str(deep))
     with pytest.raises(InvalidOption, match="not UTF-8 text"):
         load(f'axia(cards="{latin}")')

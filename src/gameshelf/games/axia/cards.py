@@ -8,7 +8,6 @@ by a stable name (``territory.count``, ``beast.count.zorak``, ...), all at once,
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gameshelf.core.errors import InvalidData
+from gameshelf.core.files import parse_json_text, read_text_file
 
 FORMAT = "gameshelf-axia-cards"
 DEFAULT_PATH = Path(__file__).with_name("data") / "cards.json"
@@ -407,18 +407,6 @@ def parse_cards(data: Any, source: str = "<data>") -> CardSet:
 def load_cards(path: str | None = None) -> CardSet:
     """Read and validate a card file (the shipped reconstruction when ``path`` is ``None``)."""
     target = DEFAULT_PATH if path is None else Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidData(f"cannot read card file {str(target)!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidData(
-            f"card file {str(target)!r} is not UTF-8 text: byte {exc.start} cannot be decoded"
-        ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidData(f"card file {str(target)!r} is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise InvalidData(f"card file {str(target)!r} nests JSON too deeply") from None
+    text = read_text_file(target, "card file", InvalidData)
+    data = parse_json_text(text, "card file", str(target), InvalidData)
     return parse_cards(data, str(target) if path is not None else "cards.json")
