@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 import httpx
 
@@ -21,6 +22,9 @@ def test_a_cage_replay_is_every_view_the_engine_gives(lobby: Lobby, server: Runn
         time.sleep(0.1)
     replay = httpx.get(f"{server.url}/api/matches/{match['id']}/replay").json()
     record = lobby.record(match["id"])
+    # when it ended, as stored (it was always null): after it started, and not in the future
+    finished = datetime.fromisoformat(record["finished"])
+    assert datetime.fromisoformat(record["started"]) <= finished <= datetime.now(UTC)
     state = gameshelf.load(record["game"]).new_initial_state(record["seed"])
     assert len(replay["frames"]) == len(record["moves"]) + 1
     for frame, move in zip(replay["frames"], [None, *record["moves"]], strict=True):

@@ -396,6 +396,15 @@ class Store:
         match.result = result
         match.updated = utcnow()
 
+    def finished_at(self, match_id: str) -> datetime | None:
+        """When a finished match ended: its row's last change, the commit of the move, flag or
+        resignation that finished it (``None`` for a match that is not finished)."""
+        with self.session() as session:
+            match = session.get(MatchRow, match_id)
+            if match is None or match.status != "finished":
+                return None
+            return as_utc(match.updated or match.created)
+
     def load(self, match_id: str, from_ply: int = 0) -> StoredMatch | None:
         """A match with its seats and moves (those from ``from_ply`` on), or None."""
         with self.session() as session:

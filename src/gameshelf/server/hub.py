@@ -915,8 +915,8 @@ class Hub:
             return None
         return runtime.state.result_text()
 
-    def record(self, runtime: Runtime) -> GameRecord:
-        """The game record of a finished match."""
+    def record(self, runtime: Runtime, finished: datetime | None = None) -> GameRecord:
+        """The game record of a finished match (``finished``: when it ended, as stored)."""
         if runtime.status != "finished":
             raise ServerError("match/not-finished", "records of unfinished matches stay private")
         moves = [
@@ -936,5 +936,5 @@ class Hub:
             # a flagged game's board never ended: no engine result (the summary has the flag's)
             result=runtime.state.returns() if runtime.state.is_terminal() else None,
             started=runtime.created.isoformat(),
-            finished=None,
+            finished=None if finished is None else finished.isoformat(),
         )

@@ -103,7 +103,8 @@ async def join(match_id: str, body: JoinRequest, hub: HubDep, request: Request) 
 async def record(match_id: str, hub: HubDep) -> MatchRecord:
     """The game record of a finished match (JSON, replayable with `gameshelf replay`)."""
     runtime = await hub.current(match_id)
-    body = hub.record(runtime).to_json()
+    finished = await asyncio.to_thread(hub.store.finished_at, match_id)
+    body = hub.record(runtime, finished).to_json()
     body["seed_commitment"] = runtime.commitment
     body["seed_salt"] = runtime.extras.seed_salt
     return MatchRecord(**body)
