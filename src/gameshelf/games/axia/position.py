@@ -19,7 +19,12 @@ from .actions import (
     C_SLOT,
     NUM_ACTIONS,
     PHASE_MULLIGAN,
+    PHASE_NAMES,
     PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_REFILL,
+    PHASE_SCORE_PICK,
+    PHASE_TURN,
     ROUNDS,
     TASK_NAMES,
 )
@@ -51,7 +56,9 @@ def load_position(state: AxiaState, text: str) -> None:
     """Read a position string into ``state``, a fresh initial state of its game.
 
     Every field is checked against its type and range (card ids against the game's card set,
-    seats, dice, spaces, effect codes), every card is where at most one place says, and a
+    seats, dice, spaces, effect codes), the progress counters (``round``, ``start``, ``cur``,
+    ``count``, ``batch``, ``turn``) and the commitments must be the ones the engine holds in
+    that phase (:func:`_check_progress`), every card is where at most one place says, and a
     position in play must offer a move: a position that passes can be played on without
     failing later (:class:`InvalidPosition` names the first problem otherwise).
     """
@@ -67,6 +74,7 @@ def load_position(state: AxiaState, text: str) -> None:
         )
     try:
         _load_fields(state, data)
+        _check_progress(state)
         _check_cards(state)
     except ValueError as exc:
         raise InvalidPosition(f"malformed axia position: {exc}") from None
@@ -151,6 +159,119 @@ def _load_fields(state: AxiaState, data: dict[str, Any]) -> None:
                 state.spc[p][space] = -1 if card < 0 else card * 4 + local
                 if card < 0 and state.marks[p][space]:
                     raise ValueError(f"player {p} has a mark on an empty space")
+
+
+def _check_progress(state: AxiaState) -> None:
+    """The counters agree with the phase, with each other and with the cards laid so far.
+
+    What the rules module does with them, phase by phase (``n`` players, ``L`` turns a round,
+    ``picks`` and ``batches`` of the scoring setup, ``done`` = ``batches``, or 0 in a first
+    game, whose scoring cards are dealt at random and never picked):
+
+    - scoring setup (never in a first game): round 0, start 0, turn 0, batch below ``batches``,
+      ``count`` = picks left to the seat ``cur`` (1..picks); every seat before ``cur`` has
+      filled ``(batch + 1) * picks`` slots, ``cur`` ``batch * picks + picks - count``, the
+      seats after it ``batch * picks``;
+    - explore-regions redraw (only with that variant): round 0, start 0, turn 0, count 0,
+      batch ``done``;
+    - place (round 0..8) and refill (round 1..8): ``count`` seats done (0..n-1) and ``cur``
+      = ``(start + count) % n``; in the place step exactly those ``count`` seats have a
+      placement pending; turn 0 up to round 1, then ``L`` (left by the last hit step);
+    - hit (round 1..8): count ``n``, turn 0..L-1 and ``cur`` = ``(start + order[turn]) % n``;
+      each seat has taken (``used``) one die for each of its turns before ``turn``, ``cur``
+      one more once ``hit_done``; no die is taken outside the hit step;
+    - over: round 8, count ``n``, turn ``L``;
+    - everywhere ``start`` = ``(round - 1) % n`` (0 in round 0; ``8 % n`` once over), batch
+      ``done`` after the setup, no placement pending outside the place step, and every grid
+      holds ``round`` cards (one more from the refill step on, all 9 once over).
+    """
+    g = state.game
+    n = g.n
+    phase, rnd, count, turn = state.phase, state.round, state.count, state.turn
+    _, picks, batches = state._score_params()  # the rules' own numbers for the options
+    done = 0 if g.first_game else batches
+    setup = phase in (PHASE_SCORE_PICK, PHASE_MULLIGAN)
+    where = f"in the {PHASE_NAMES[phase]} step"
+    if phase == PHASE_SCORE_PICK and g.first_game:
+        raise ValueError("phase 0 (the scoring-setup step) never happens in a first game")
+    if phase == PHASE_MULLIGAN and not g.explore:
+        raise ValueError("phase 1 (the explore-regions step) happens only with explore_regions")
+    if setup:
+        low, high = 0, 0
+    elif phase == PHASE_PLACE:
+        low, high = 0, ROUNDS
+    elif phase == PHASE_OVER:
+        low, high = ROUNDS, ROUNDS
+    else:
+        low, high = 1, ROUNDS
+    if not low <= rnd <= high:
+        raise ValueError(f"round {rnd} {where} must be in {low}..{high}")
+    start = ROUNDS % n if phase == PHASE_OVER else max(rnd - 1, 0) % n
+    if state.start != start:
+        raise ValueError(f"start {state.start} {where}, round {rnd} must be {start}")
+    if phase == PHASE_SCORE_PICK:
+        if state.batch >= batches:
+            raise ValueError(f"batch {state.batch} {where} must be below {batches}")
+    elif state.batch != done:
+        raise ValueError(f"batch {state.batch} {where} must be {done}")
+    if phase == PHASE_SCORE_PICK:
+        counts: tuple[int, int] = (1, picks)
+    elif phase in (PHASE_PLACE, PHASE_REFILL):
+        counts = (0, n - 1)
+    elif phase in (PHASE_TURN, PHASE_OVER):
+        counts = (n, n)
+    else:
+        counts = (0, 0)
+    if not counts[0] <= count <= counts[1]:
+        raise ValueError(f"count {count} {where} must be in {counts[0]}..{counts[1]}")
+    laps = len(g.order)
+    if setup or (phase in (PHASE_PLACE, PHASE_REFILL) and rnd <= 1):
+        turns = (0, 0)
+    elif phase == PHASE_TURN:
+        turns = (0, laps - 1)
+    else:
+        turns = (laps, laps)
+    if not turns[0] <= turn <= turns[1]:
+        raise ValueError(f"turn {turn} {where}, round {rnd} must be in {turns[0]}..{turns[1]}")
+    if phase in (PHASE_PLACE, PHASE_REFILL):
+        cur = (start + count) % n
+    elif phase == PHASE_TURN:
+        cur = (start + g.order[turn]) % n
+    else:
+        cur = state.cur  # the setup's seat (checked against the slots) or TERMINAL
+    if state.cur != cur:
+        raise ValueError(
+            f"cur {state.cur} {where} must be {cur} (start {start}, count {count}, turn {turn})"
+        )
+    taken = [0] * n  # the dice each seat has taken this round: one a turn, so far
+    if phase == PHASE_TURN:
+        for i in range(turn):
+            taken[(start + g.order[i]) % n] += 1
+        if state.hit_done:
+            taken[cur] += 1
+    for p in range(n):
+        dice = sum(seat == p for seat in state.used)
+        if dice != taken[p]:
+            raise ValueError(
+                f"used: player {p} has taken {dice} dice, not {taken[p]}, {where} at turn {turn}"
+            )
+        committed = phase == PHASE_PLACE and (p - start) % n < count
+        if (state.pending[p] >= 0) != committed:
+            state_of = "a placement pending" if state.pending[p] >= 0 else "no placement pending"
+            raise ValueError(f"pending: player {p} has {state_of} {where} with count {count}")
+        laid = sum(card >= 0 for card in state.grid[p])
+        cards = 9 if phase == PHASE_OVER else rnd + (phase in (PHASE_REFILL, PHASE_TURN))
+        if laid != cards:
+            raise ValueError(f"grid: player {p} has {laid} cards, not {cards}, in round {rnd}")
+        if phase == PHASE_SCORE_PICK:
+            filled = sum(card >= 0 for card in state.slots[p])
+            left = picks if p < state.cur else picks - count if p == state.cur else 0
+            want = state.batch * picks + left
+            if filled != want:
+                raise ValueError(
+                    f"slots: player {p} has filled {filled}, not {want} (batch {state.batch}, "
+                    f"cur {state.cur}, count {count})"
+                )
 
 
 def _pairs(value: Any, name: str, size: int) -> list[list[Any]]:
