@@ -188,7 +188,12 @@ def format_result(outcome: tuple[int, str] | None) -> str:
 
 
 def parse_seen(text: str) -> dict[str, int]:
-    """``HEX16:COUNT`` words."""
+    """``HEX16:COUNT`` words.
+
+    Only their form is checked here; that they count the position to move is checked with the
+    board (:func:`check_result`, ``count``): the engine's map always holds the current
+    position once it has occurred, so a ``seen`` without it is refused, not completed.
+    """
     seen = {}
     for word in text.split():
         key, _, count = word.partition(":")
@@ -221,6 +226,13 @@ def check_result(
       ``no-move`` is refused: write ``-``.
 
     ``ply`` above ``max_plies`` is refused (the game ends at ``max_plies``).
+
+    ``count`` is how often ``seen`` lists the position to move (1 without a ``seen`` header).
+    The engine counts every position as it arises, the start and a loaded position included,
+    so it is at least 1 unless the last move ended the game by a capture (the engine records
+    no position after a move that captured, and such a position could not have occurred
+    before it: it is at most 1). A ``seen`` without the position to move (``count`` 0) would
+    reach ``repetition_draw`` one occurrence late, and is refused.
     """
     if ply > opts.max_plies:
         raise InvalidPosition(
@@ -263,6 +275,17 @@ def check_result(
         raise InvalidPosition(
             f"result {format_result(stated)!r} disagrees with the position: it is "
             f"{format_result(expected)!r} there ({why})"
+        )
+    captured = stated is not None and stated[1] in ("capture", "self-capture")
+    if count < 1 and not captured:
+        raise InvalidPosition(
+            "seen does not count the position to move: the engine counts every position as "
+            "it arises (list its digest with its count, at least 1)"
+        )
+    if count > 1 and captured:
+        raise InvalidPosition(
+            f"seen counts the position to move {count} times, but a position that ended with "
+            f"{stated[1] if stated else ''} cannot have occurred before (at most once)"
         )
 
 
