@@ -204,18 +204,21 @@ def test_docs_examples_run() -> None:
     assert (page.parent / "axiom-start.svg").read_text(encoding="utf-8").startswith("<svg")
 
 
-def test_a_non_canonical_cube_action_id_is_refused_with_the_right_id() -> None:
-    from gameshelf.games.axiom.geometry import PLACEMENT_INDEX, ZM, ZP
-    from gameshelf.games.axiom.rules import SCEPTRE_ACTIONS
-
-    listing = """
+CUBE_MOVE_LISTING = """
 (black) C (0,0,1)x- z+
 (white) C (1,0,1)x+ z+
 (black) C (0,0,2)y-
 (black) C (-1,0,1)y-
 (black) C (-2,0,1)x+
 """
-    state = load_listing(GAME, listing, "black")
+"""A position where black's cube at (-2,0,1) has a move to (-1,0,2) that two ids can name."""
+
+
+def test_a_non_canonical_cube_action_id_is_refused_with_the_right_id() -> None:
+    from gameshelf.games.axiom.geometry import PLACEMENT_INDEX, ZM, ZP
+    from gameshelf.games.axiom.rules import SCEPTRE_ACTIONS
+
+    state = load_listing(GAME, CUBE_MOVE_LISTING, "black")
     legal = state.parse_action("C(-2,0,1) C(-1,0,2)z-")
     assert legal in state.legal_actions()
     cells = sorted(state.cubes)  # type: ignore[attr-defined]
@@ -333,14 +336,7 @@ def test_results_the_engine_wrote_read_back_and_no_other() -> None:
 def test_action_to_string_refuses_ids_that_are_no_legal_move() -> None:
     """Ids are state-relative: an id that is no legal move of either side is refused, never
     printed as the text of another move (here a non-canonical id of a legal cube move)."""
-    listing = """
-(black) C (0,0,1)x- z+
-(white) C (1,0,1)x+ z+
-(black) C (0,0,2)y-
-(black) C (-1,0,1)y-
-(black) C (-2,0,1)x+
-"""
-    state = load_listing(GAME, listing, "black")
+    state = load_listing(GAME, CUBE_MOVE_LISTING, "black")
     legal = state.parse_action("C(-2,0,1) C(-1,0,2)z-")
     assert state.action_to_string(legal) == "C(-2,0,1) C(-1,0,2)z-"
     from gameshelf.games.axiom.geometry import PLACEMENT_INDEX, ZM
