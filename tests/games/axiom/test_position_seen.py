@@ -98,3 +98,36 @@ def test_every_position_of_a_random_game_reads_back(seed: int) -> None:
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _replace_count(text: str, digest: str, count: int) -> str:
+    line = _seen_line(text)
+    words = [w for w in line.split()[1:] if not w.startswith(digest + ":")]
+    return text.replace(line, "seen: " + " ".join([*words, f"{digest}:{count}"]))
+
+
+def test_seen_counts_beyond_what_the_game_could_reach_are_refused() -> None:
+    game = gameshelf.load("axiom")  # repetition_draw=3
+    state = game.new_initial_state()
+    for move in SHUFFLE:
+        state.play(move)
+    text = state.position()  # ply 4, the start counted twice, three other positions once
+    current = _current_digest(state)
+    assert "ply: 4" in text and f"{current}:2" in _seen_line(text)
+    others = [w.split(":")[0] for w in _seen_line(text).split()[1:] if not w.startswith(current)]
+    # more occurrences than plies: 2 + 1 + 1 + 2 = 6 > 5 positions by ply 4
+    with pytest.raises(InvalidPosition, match="seen counts 6 occurrences, but at ply 4 only 5"):
+        game.state_from_position(_replace_count(text, others[0], 2))
+    # a position other than the one to move counted 3 times would have ended the game
+    late = text.replace("ply: 4", "ply: 9")
+    with pytest.raises(InvalidPosition, match=f"position {others[0]} 3 times.*not the position"):
+        game.state_from_position(_replace_count(late, others[0], 3))
+    # the position to move may reach the limit (with its draw), never pass it
+    drawn = _replace_count(late, current, 3).replace("result: -", "result: draw repetition")
+    assert game.state_from_position(drawn).result_text() == "draw (repetition)"
+    with pytest.raises(InvalidPosition, match=f"position {current} 4 times"):
+        game.state_from_position(_replace_count(drawn, current, 4))
+    # with the repetition rule off only the total is bounded
+    free = gameshelf.load("axiom(repetition_draw=0)")
+    text_off = free.state_from_position(text).position().replace("ply: 4", "ply: 9")
+    assert free.state_from_position(_replace_count(text_off, others[0], 5)).ply == 9

@@ -289,6 +289,33 @@ def check_result(
         )
 
 
+def check_seen(opts: AxiomOptions, seen: dict[str, int], current: str, ply: int) -> None:
+    """Refuse ``seen`` counts the engine could not have written ``ply`` plies into a game.
+
+    Every position is counted as it arises, one a ply and the start once, so the counts add up
+    to at most ``ply + 1``; and a position counted ``repetition_draw`` times ended the game
+    there, so only the position to move (``current``, its digest) may reach that count, and
+    none may pass it. (:func:`check_result` ties the current count to the stated result.)
+    """
+    total = sum(seen.values())
+    if total > ply + 1:
+        raise InvalidPosition(
+            f"seen counts {total} occurrences, but at ply {ply} only {ply + 1} positions have "
+            "arisen (one a ply and the start)"
+        )
+    limit = opts.repetition_draw
+    if not limit:
+        return
+    for digest, count in seen.items():
+        most = limit if digest == current else limit - 1
+        if count > most:
+            raise InvalidPosition(
+                f"seen counts position {digest} {count} times, but with repetition_draw={limit} "
+                f"the game ends when a position occurs {limit} times"
+                + ("" if digest == current else " (and this one is not the position to move)")
+            )
+
+
 def build_board(opts: AxiomOptions, cubes: Cubes, sceptres: list[Sceptre], finished: bool) -> Board:
     """The board of a listed position; :class:`InvalidPosition` names the first thing that
     makes it impossible (a finished game may hold two sceptres on one cube)."""

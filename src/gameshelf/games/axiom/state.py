@@ -60,6 +60,7 @@ from .options import AxiomOptions
 from .position import (
     build_board,
     check_result,
+    check_seen,
     format_result,
     parse_headers,
     parse_listing,
@@ -125,6 +126,8 @@ class AxiomGame(Game):
         digest = key_digest(repetition_key(board, headers.to_move))
         count = 1 if headers.seen is None else headers.seen.get(digest, 0)
         check_result(self.options, board, headers.to_move, headers.ply, headers.outcome, count)
+        if headers.seen is not None:
+            check_seen(self.options, headers.seen, digest, headers.ply)
         state = AxiomState(self, board, headers.to_move, outcome=headers.outcome)
         state.ply = headers.ply
         if headers.seen is not None:
