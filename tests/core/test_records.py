@@ -12,6 +12,7 @@ import pytest
 
 import gameshelf
 from gameshelf.core.errors import InvalidRecord
+from gameshelf.core.files import MAX_FILE_BYTES
 from gameshelf.core.record import load_record, parse_record, record_from_state, replay
 from gameshelf.core.rng import make_rng
 
@@ -198,6 +199,18 @@ def test_a_file_that_is_not_utf8_names_the_file_and_the_byte(tmp_path: Path) -> 
     offset = path.read_bytes().index(b"\xe9")
     message = f"record {str(path)!r} is not UTF-8 text: byte {offset} cannot be decoded"
     with pytest.raises(InvalidRecord, match=re.escape(message)):
+        load_record(path)
+
+
+def test_a_file_too_large_to_be_a_record_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    with path.open("wb") as handle:  # sparse: no disk is used
+        handle.truncate(MAX_FILE_BYTES + 1)
+    with pytest.raises(InvalidRecord, match=r"record '.*huge\.json' is larger than 16 MiB"):
+        load_record(path)
+    with path.open("wb") as handle:  # the limit itself is still read (then refused as JSON)
+        handle.truncate(MAX_FILE_BYTES)
+    with pytest.raises(InvalidRecord, match="is not valid JSON"):
         load_record(path)
 
 

@@ -9,22 +9,32 @@ from typing import Any
 
 from .errors import GameshelfError
 
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest file read as a record, card file or position: far above any real one (a long
+four-player AXIA record is under 200 KB), and it stops a stray name such as ``/dev/zero`` or
+a huge download from being read into memory."""
+
 
 def read_text_file(path: str | Path, what: str, error: type[GameshelfError]) -> str:
     """The UTF-8 text of the file at ``path`` (a leading byte order mark, as some Windows
     editors write, is skipped).
 
     Raises ``error`` naming ``what`` (e.g. ``"record"``) and the file when it cannot be read
-    (missing, a folder, no permission, a NUL byte in the name) or is not UTF-8 (with the
-    offset of the first byte that cannot be decoded).
+    (missing, a folder, no permission, a NUL byte in the name), is larger than
+    :data:`MAX_FILE_BYTES` (only that much is ever read) or is not UTF-8 (with the offset of
+    the first byte that cannot be decoded).
     """
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise error(f"cannot read {what} {name!r}: {exc.strerror}") from None
     except ValueError as exc:  # a name with a NUL byte
         raise error(f"cannot read {what} {name!r}: {exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        limit = MAX_FILE_BYTES // (1024 * 1024)
+        raise error(f"{what} {name!r} is larger than {limit} MiB: not read")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -47,4 +57,4 @@ def parse_json_text(text: str, what: str, name: str, error: type[GameshelfError]
         raise error(f"{what} {name!r} holds a number with too many digits") from None
 
 
-__all__ = ["parse_json_text", "read_text_file"]
+__all__ = ["MAX_FILE_BYTES", "parse_json_text", "read_text_file"]
