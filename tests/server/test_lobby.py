@@ -96,6 +96,7 @@ def test_join_errors(lobby: Lobby, server: RunningServer) -> None:
     with pytest.raises(ServerReplyError) as caught:
         lobby.join(match["id"], seat=1)
     assert caught.value.code == "match/seat-taken"  # the bot's seat: not free, not "taken"
+    assert caught.value.message.startswith(f"seat 1 of match {match['id']} is a bot's seat")
     assert str(caught.value) == (
         f"match/seat-taken: seat 1 of match {match['id']} is a bot's seat (bot: random); only "
         "human seats can be joined (free: 0)"

@@ -23,11 +23,12 @@ from websockets.sync.client import ClientConnection, connect
 
 
 class ServerReplyError(RuntimeError):
-    """The server answered with an error code."""
+    """The server answered with an error: its stable ``code`` and its ``message``."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
+        self.message = message
 
 
 class Lobby:
