@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from gameshelf.server.chat import clean_text
 from gameshelf.server.client import Lobby, SeatClient
+from gameshelf.server.errors import ServerError
 from gameshelf.server.settings import ServerSettings
 
 from .conftest import GENEROUS, RunningServer, database_url
@@ -84,6 +86,26 @@ def test_a_message_that_shows_nothing_is_empty(
         assert not [m for m in again.received if m.get("type") == "chat"]  # nothing stored
         heart = again.request({"type": "chat", "text": "gg \u2764\ufe0f"})
         assert heart["messages"][0]["text"] == "gg \u2764\ufe0f"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gg \U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: three emoji, two joiners
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # the rainbow flag
+        "\u0915\u094d\u200d\u0937",  # a Devanagari half form
+    ],
+)
+def test_joiners_that_build_emoji_and_scripts_are_kept(text: str) -> None:
+    assert clean_text(text, 300) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["\u200dhi", "hi\u200d", "a \u200d b", "a\u200d\u200db", "a\u200d\u202eb"]
+)
+def test_a_joiner_that_joins_nothing_is_refused(text: str) -> None:
+    with pytest.raises(ServerError, match=r"U\+20(0D|2E) is not allowed"):
+        clean_text(text, 300)
 
 
 def test_spectators_neither_write_nor_read_by_default(server: RunningServer, lobby: Lobby) -> None:

@@ -43,20 +43,40 @@ HISTORY = 100
 """Messages a connection gets when it arrives (the newest)."""
 
 
+JOINERS = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: format characters, but they build emoji sequences (a family, a
+flag, a skin tone on a profession) and Indic half forms, so chat keeps them between two
+characters that are drawn."""
+
+REFUSED_CATEGORIES = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
+
+
 def clean_text(text: str, max_chars: int) -> str:
     """A chat message, normalised (NFC, surrounding space trimmed) and checked: not empty, at
-    most ``max_chars`` characters, no control, format (bidi) or private-use characters."""
+    most ``max_chars`` characters, no control, format (bidi) or private-use characters, except
+    a joiner (:data:`JOINERS`) between two other characters that are not spaces."""
     cleaned = unicodedata.normalize("NFC", text).strip()
     if not shows_something(cleaned):  # nothing, or only Hangul fillers, lone marks, blanks...
         raise ServerError("chat/invalid", "a chat message cannot be empty")
     if len(cleaned) > max_chars:
         raise ServerError("chat/invalid", f"chat messages are limited to {max_chars} characters")
-    for char in cleaned:
-        if unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"):
+    for at, char in enumerate(cleaned):
+        if unicodedata.category(char) in REFUSED_CATEGORIES and not _joins(cleaned, at):
             raise ServerError(
                 "chat/invalid", f"character U+{ord(char):04X} is not allowed in a chat message"
             )
     return cleaned
+
+
+def _joins(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a joiner between two characters that are neither spaces nor
+    refused themselves."""
+    if text[at] not in JOINERS or at == 0 or at == len(text) - 1:
+        return False
+    return all(
+        not neighbour.isspace() and unicodedata.category(neighbour) not in REFUSED_CATEGORIES
+        for neighbour in (text[at - 1], text[at + 1])
+    )
 
 
 class ChatRooms:
