@@ -34,6 +34,24 @@ def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> 
     assert out.splitlines() == ["depth 1: 15", "depth 2: 218", "depth 3: 3172"]
 
 
+@pytest.mark.parametrize("divide", [[], ["--divide"]])
+def test_perft_at_depth_0_counts_the_empty_sequence(
+    capsys: pytest.CaptureFixture[str], divide: list[str]
+) -> None:
+    status, out, _ = run(capsys, "perft", "cage", "--depth", "0", *divide)
+    assert status == 0 and out.splitlines() == ["depth 0: 1"]
+
+
+@pytest.mark.parametrize("depth", ["-1", "21", "99999999999"])
+def test_perft_refuses_a_depth_that_never_finishes(
+    capsys: pytest.CaptureFixture[str], depth: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        run(capsys, "perft", "cage", "--depth", depth)
+    assert exit_.value.code == 2
+    assert f"--depth must be 0..20, not {depth}" in capsys.readouterr().err
+
+
 def test_perft_from_a_position_and_divide(capsys: pytest.CaptureFixture[str]) -> None:
     position = "WOW/-/-/-/-/-/YW/- W1Y3R4O3B4G4 1 Y6 5 *"
     _, out, _ = run(capsys, "perft", "cage", "--position", position, "--depth", "1")

@@ -154,10 +154,19 @@ def shown(text: str) -> str:
     return "".join(char if char.isprintable() else f"\\u{ord(char):04x}" for char in text)
 
 
+MAX_PERFT_DEPTH = 20
+"""The deepest ``perft`` count asked for: far beyond what finishes (a depth that never ends is
+a typing slip, not a question)."""
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
-    """Print ``depth D: COUNT`` for every depth up to ``--depth``."""
+    """Print ``depth D: COUNT`` for every depth up to ``--depth`` (``--depth 0``: the one empty
+    sequence)."""
     game = load(args.game)
     state = _state(game, args)
+    if args.depth == 0:
+        print("depth 0: 1")
+        return 0
     if args.divide:
         rows = divide(state, args.depth)
         for move, count in rows:
@@ -459,8 +468,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gameshelf`` console script."""
     parser = build_parser()
     args: Any = parser.parse_args(argv)
-    if getattr(args, "depth", 1) is not None and getattr(args, "depth", 1) < 0:
-        parser.error("--depth must be 0 or more")
+    depth = getattr(args, "depth", None)
+    if depth is not None and not 0 <= depth <= MAX_PERFT_DEPTH:
+        parser.error(
+            f"--depth must be 0..{MAX_PERFT_DEPTH}, not {depth} (counts grow about 30-fold a "
+            "ply: Cage depth 5 is 27,733,032 sequences)"
+        )
     try:
         status = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler, not at exit
