@@ -57,6 +57,7 @@ def test_positions_of_whole_games_read_back() -> None:
         ("phase", True, "phase must be an integer"),
         ("turn", 99, "turn 99 is outside"),
         ("hit_done", "no", "hit_done must be true or false"),
+        ("boost", True, "boost is true but item_done is false"),
         ("dice", [7, 1, 1, 1, 1], "dice[0] 7 is outside 0..6"),
         ("dice", [1, 1], "dice must have 5 entries, not 2"),
         ("used", [5, -1, -1, -1, -1], "used[0] 5 is outside -1..1"),

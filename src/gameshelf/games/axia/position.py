@@ -122,6 +122,9 @@ def _load_fields(state: AxiaState, data: dict[str, Any]) -> None:
         if not isinstance(data[name], bool):
             raise ValueError(f"{name} must be true or false")
         setattr(state, name, data[name])
+    if state.boost and not state.item_done:
+        # the boost is an item's effect: only playing that item this turn turns it on
+        raise ValueError("boost is true but item_done is false: the boost comes from an item")
     chance_slots = {C_ROLL: g.num_dice, C_SLOT: 6, C_FACEUP: g.faceup_size}
     chance = []
     for i, entry in enumerate(_pairs(data["chance"], "chance", 3)):
