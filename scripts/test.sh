@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command and all that CI runs (.ci/run calls only this). On a fresh clone of
-# a fresh machine it first sets up everything the tests need, then runs ruff (lint), mypy
+# a fresh machine it first sets up everything the tests need, then runs ruff (lint and format), mypy
 # (strict types) and the whole pytest suite on all cores:
 # - Debian's chromium and chromium-driver (the real-browser tests), nginx (the proxy in front of
 #   several server processes) and postgresql, installed
@@ -62,7 +62,8 @@ fi
 export GAMESHELF_TEST_POSTGRES_URL
 
 echo "== ruff"
-.venv/bin/ruff check src tests
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .  # the docs' Python examples included
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"
