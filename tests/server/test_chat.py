@@ -108,6 +108,11 @@ def test_a_joiner_that_joins_nothing_is_refused(text: str) -> None:
         clean_text(text, 300)
 
 
+def test_joined_fillers_are_still_an_empty_message() -> None:
+    with pytest.raises(ServerError, match="cannot be empty"):
+        clean_text("\u3164\u200d\u3164", 300)
+
+
 def test_spectators_neither_write_nor_read_by_default(server: RunningServer, lobby: Lobby) -> None:
     match_id, tokens = _two_seats(lobby)
     with (

@@ -63,10 +63,11 @@ def invisible(char: str) -> bool:
 
 def shows_something(text: str) -> bool:
     """Whether ``text`` holds a character that is drawn on its own: not a space, not an
-    invisible character and not a combining mark (which only decorates another)."""
+    invisible character, not a combining mark (which only decorates another) and not a
+    control or format character (a joiner that chat keeps draws nothing)."""
     return any(
         not char.isspace()
         and not invisible(char)
-        and not unicodedata.category(char).startswith("M")
+        and not unicodedata.category(char).startswith(("M", "C"))
         for char in text
     )
