@@ -21,7 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, as_utc, utcnow
 from .errors import ServerError
-from .names import shows_something
+from .names import REFUSED_CATEGORIES, shows_something
 
 if TYPE_CHECKING:
     from .hub import Client, Hub, Runtime
@@ -47,8 +47,6 @@ JOINERS = frozenset("\u200c\u200d")
 """Zero-width (non-)joiners: format characters, but they build emoji sequences (a family, a
 flag, a skin tone on a profession) and Indic half forms, so chat keeps them between two
 characters that are drawn."""
-
-REFUSED_CATEGORIES = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
 
 
 def clean_text(text: str, max_chars: int) -> str:

@@ -11,6 +11,10 @@ from .errors import ServerError
 
 BOT_LIKE = re.compile(r"bot\b|bot[:_\-]", re.IGNORECASE)
 
+REFUSED_CATEGORIES = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
+"""Unicode categories refused in names and chat: control, format (bidi), surrogate,
+private-use and unassigned characters, line and paragraph separators."""
+
 
 def normalise_name(name: str | None) -> str | None:
     """A player's display name, normalised (NFKC, single spaces) and checked.
@@ -26,7 +30,7 @@ def normalise_name(name: str | None) -> str | None:
     if not text:
         return None
     for char in text:
-        if unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"):
+        if unicodedata.category(char) in REFUSED_CATEGORIES:
             raise ServerError(
                 "request/invalid",
                 f"name: character U+{ord(char):04X} is not allowed in a player name",

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from gameshelf.core import available_games, game_entry, load
+from gameshelf.core.errors import IllegalMove
 from gameshelf.core.game import CHANCE
 from gameshelf.games.axia import format_score_sheet, score_sheet
 from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_REFILL, PHASE_TURN
@@ -135,10 +138,6 @@ def test_result_text_reports_scores_and_the_solo_rank() -> None:
 def test_action_to_string_refuses_ids_that_are_not_legal_here() -> None:
     """``-1`` at a chance node printed the last card of the deck (Python's index -1); ids
     that are not legal here (or bools) are refused, the legal ones are written."""
-    import pytest
-
-    from gameshelf.core.errors import IllegalMove
-
     state = load("axia").new_initial_state(3)
     rng = random.Random(3)
     checked = 0

@@ -476,8 +476,7 @@ class AxiomState(State):
         if action not in self._legal_ids() and action not in self.moves_of(1 - self.to_move):
             raise IllegalMove(f"action {action} is no legal move in this position")
         move = decode(self.board, action)
-        if move is None:  # (not reached: a legal id decodes)
-            raise IllegalMove(f"action {action} names no move in this position")
+        assert move is not None  # a legal id of either side decodes
         return self.move_text(move)
 
     def legal_moves(self) -> list[MoveObject]:
