@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from gameshelf.arena import TournamentConfig, run_tournament
 from gameshelf.arena.cli import add_arena_parser, add_solve_parser
 from gameshelf.arena.ratings import outcome, placements
-from gameshelf.arena.tournament import ArenaError, parse_agents, schedule
+from gameshelf.arena.tournament import ArenaError, parse_agents, schedule, turn_order
 from gameshelf.core.record import load_record, replay
 
 
@@ -31,6 +32,49 @@ def test_schedule_rotates_seats_in_a_round_robin() -> None:
     three = [spec.seats for spec in schedule(TournamentConfig("x", ["a", "b", "c"], 3), 3)]
     assert three == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
     assert len({spec.seed for spec in schedule(config, 2)}) == 6
+
+
+def test_tables_of_three_or_more_go_through_every_turn_order() -> None:
+    config = TournamentConfig("x", ["a", "b", "c", "d"], games=48)
+    seatings = [spec.seats for spec in schedule(config, 4)]
+    assert len(set(seatings)) == 24  # every seating of four, each twice
+    assert all(seatings.count(seats) == 2 for seats in seatings)
+    orders = [turn_order(seats, config.agents) for seats in seatings]
+    assert len(set(orders)) == 6  # (4 - 1)! turn orders, each rotated through the seats
+    for block in range(0, 48, 4):  # every 4 games: one order, each agent starting once
+        assert len(set(orders[block : block + 4])) == 1
+        assert sorted(seats[0] for seats in seatings[block : block + 4]) == ["a", "b", "c", "d"]
+    assert (
+        seatings[:4] == [spec.seats for spec in schedule(replace(config, seating="rotate"), 4)][:4]
+    )
+    rotated = [spec.seats for spec in schedule(replace(config, seating="rotate"), 4)]
+    assert {turn_order(seats, config.agents) for seats in rotated} == {("a", "b", "c", "d")}
+    two = TournamentConfig("x", ["a", "b"], games=4)
+    assert [spec.seats for spec in schedule(two, 2)] == [("a", "b"), ("b", "a")] * 2
+    with pytest.raises(ArenaError, match="--seating 'random': choose one of all, rotate"):
+        schedule(replace(config, seating="random"), 4)
+
+
+def test_results_count_each_turn_order(tmp_path: Path) -> None:
+    config = TournamentConfig("cage(players=3)", ["greedy", "random", "easy-fixed"], 6, seed=1)
+    result = run_tournament(replace(config, out=tmp_path))
+    orders = result.orders
+    assert list(orders) == [
+        ("greedy", "random", "easy-fixed"),
+        ("greedy", "easy-fixed", "random"),
+    ]
+    for tally in orders.values():
+        assert tally.games == 3
+        assert sum(tally.wins.values()) + tally.draws >= 3
+    wins = {name: sum(t.wins[name] for t in orders.values()) for name in config.agents}
+    assert wins == {name: tally.wins for name, tally in result.tallies.items()}
+    text = (tmp_path / "results.md").read_text()
+    assert "| greedy → random → easy-fixed | 3 |" in text
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["seating"] == "all" and len(summary["orders"]) == 2
+    rotate = run_tournament(replace(config, seating="rotate"))
+    assert list(rotate.orders) == [("greedy", "random", "easy-fixed")]
+    assert not run_tournament(TournamentConfig("cage", ["greedy", "random"], 2)).orders
 
 
 def test_placements_and_outcomes() -> None:
@@ -114,6 +158,10 @@ def test_arena_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     bad = parser().parse_args(["arena", "cage", "--agents", "greedy,wizard"])
     assert bad.func(bad) == 2
     assert "unknown agent 'wizard'" in capsys.readouterr().err
+    seating = ["arena", "cage(players=3)", "--agents", "greedy,random,easy", "--seating", "any"]
+    bad = parser().parse_args(seating)
+    assert bad.func(bad) == 2
+    assert "--seating 'any': choose one of all, rotate" in capsys.readouterr().err
 
 
 def test_solve_command(capsys: pytest.CaptureFixture[str]) -> None:

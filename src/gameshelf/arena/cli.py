@@ -47,7 +47,8 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         "arena",
         help="play a seat-rotated round robin between bots and rate them",
         description=(
-            "Every table of agents plays --games games with the seats rotated; prints a "
+            "Every table of agents plays --games games with the seats rotated (three or more "
+            "players: through every turn order); prints a "
             "results table with openskill ratings; with --out saves every game record, "
             "summary.json, results.md and ratings.png."
         ),
@@ -60,6 +61,14 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
     parser.add_argument("--out", type=Path, default=None, help="directory for the results")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    parser.add_argument(
+        "--seating",
+        default="all",
+        help=(
+            "three or more players: every turn order of each table, each rotated through the "
+            "seats (all, the default), or the listed order only, rotated (rotate)"
+        ),
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=arena_command)
     return parser
@@ -88,7 +97,7 @@ def solve_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def arena_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Handler of ``gameshelf arena``."""
-    from .report import table
+    from .report import report_text
     from .tournament import TournamentConfig, parse_agents, run_tournament, text_progress
 
     stream = out or sys.stdout
@@ -102,6 +111,7 @@ def arena_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
             backend=args.backend,
             address=args.address,
             out=args.out,
+            seating=args.seating,
         )
         if config.jobs < 1:
             raise GameshelfError(f"--jobs must be at least 1, not {config.jobs}")
@@ -111,7 +121,7 @@ def arena_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     stream.write(f"{result.game_string}: {len(result.results)} games\n")
-    stream.write(table(result) + "\n")
+    stream.write(report_text(result) + "\n")
     if config.out is not None:
         stream.write(f"records, summary.json, results.md and ratings.png in {config.out}\n")
     return 0

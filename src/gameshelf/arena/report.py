@@ -48,6 +48,28 @@ def table(result: TournamentResult) -> str:
     return "\n".join(lines)
 
 
+def report_text(result: TournamentResult) -> str:
+    """The results table, then (three or more players) the turn-order table."""
+    orders = orders_table(result)
+    return table(result) + ("\n\n" + orders if orders else "")
+
+
+def orders_table(result: TournamentResult) -> str:
+    """Three or more players: wins of each agent and draws under each turn order ("a → b → c":
+    a moves, then b, then c), or ``""``. A weak defender gives its wins to the player after it,
+    so an agent's rate can swing with the order; this table shows by how much."""
+    if not result.orders:
+        return ""
+    agents = result.config.agents
+    head = ["turn order", "games", *(f"{name} wins" for name in agents), "draws"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for tally in result.orders.values():
+        wins = [str(tally.wins[name]) if name in tally.wins else "-" for name in agents]
+        row = [" → ".join(tally.order), str(tally.games), *wins, str(tally.draws)]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def chart(result: TournamentResult, path: Path) -> None:
     """A bar chart: ratings with ±2 sigma error bars (solo games: mean scores)."""
     import matplotlib

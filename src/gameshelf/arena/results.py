@@ -12,6 +12,8 @@ from gameshelf.core.errors import GameshelfError
 from .ratings import Tally
 
 BACKENDS = ("local", "ray")
+SEATINGS = ("all", "rotate")
+"""How a table of three or more agents is seated: every turn order, or the listed one rotated."""
 
 
 class ArenaError(GameshelfError):
@@ -32,6 +34,28 @@ class TournamentConfig:
     backend: str = "local"
     address: str | None = None
     out: Path | None = None
+    seating: str = "all"
+    """``all``: every turn order of a table of three or more, each rotated through the seats;
+    ``rotate``: the listed order only, rotated (two-player tables are the same either way)."""
+
+
+@dataclass
+class OrderTally:
+    """The games of one turn order (three or more players): wins per agent and draws."""
+
+    order: tuple[str, ...]
+    games: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+    draws: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """This order's counts for ``summary.json``."""
+        return {
+            "order": list(self.order),
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+        }
 
 
 @dataclass
@@ -44,6 +68,8 @@ class TournamentResult:
     results: list[dict[str, Any]] = field(default_factory=list)
     tallies: dict[str, Tally] = field(default_factory=dict)
     rated_games: int = 0
+    orders: dict[tuple[str, ...], OrderTally] = field(default_factory=dict)
+    """Three or more players: the games of each turn order, in the order first played."""
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary written to ``summary.json``."""
@@ -56,7 +82,9 @@ class TournamentResult:
             "backend": self.config.backend,
             "total_games": len(self.results),
             "rated_games": self.rated_games,
+            "seating": self.config.seating,
             "table": [t.to_json() for t in self.ranked()],
+            "orders": [tally.to_json() for tally in self.orders.values()],
             "games": [
                 {k: v for k, v in r.items() if k not in ("record", "moves")} for r in self.results
             ],

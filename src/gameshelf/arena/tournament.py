@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,9 +17,8 @@ from gameshelf.core.rng import derive_seed
 from .match import MatchSpec, play_to_data
 from .ratings import Ratings, Tally, outcome, placements
 from .ray_backend import run_on_ray
-from .report import chart
-from .report import table as results_table
-from .results import BACKENDS, ArenaError, TournamentConfig, TournamentResult
+from .report import chart, report_text
+from .results import BACKENDS, SEATINGS, ArenaError, OrderTally, TournamentConfig, TournamentResult
 
 __all__ = [
     "BACKENDS",
@@ -50,24 +49,55 @@ def parse_agents(text: str) -> list[str]:
 
 def schedule(config: TournamentConfig, players: int) -> list[MatchSpec]:
     """Every game: each table of distinct agents (or the agents cycled when there are fewer
-    agents than seats) plays ``games`` games, rotating the seats from game to game."""
+    agents than seats) plays ``games`` games, rotating the seats from game to game.
+
+    With three or more players and ``config.seating == "all"`` a table also goes through every
+    turn order of its agents (:func:`seatings`): who moves right after whom decides much of a
+    multi-player game (a weak defender hands the next player its wins), so one order rotated
+    is one biased sample. ``"rotate"`` keeps the listed order and only rotates it."""
     agents = config.agents
     if len(set(agents)) != len(agents):
         raise ArenaError(f"--agents lists an agent twice: {','.join(agents)}")
+    if config.seating not in SEATINGS:
+        raise ArenaError(f"--seating {config.seating!r}: choose one of {', '.join(SEATINGS)}")
     if len(agents) >= players:
         tables = [tuple(c) for c in itertools.combinations(agents, players)]
     else:
         tables = [tuple(agents[i % len(agents)] for i in range(players))]
     specs: list[MatchSpec] = []
     for table in tables:
+        every_order = config.seating == "all" and len(set(table)) == len(table)
+        arrangements = seatings(table) if every_order else rotations(table)
         for g in range(config.games):
-            shift = g % players
-            seats = table[shift:] + table[:shift]
+            seats = arrangements[g % len(arrangements)]
             index = len(specs)
             specs.append(
                 MatchSpec(config.game, seats, derive_seed(config.seed, "game", index), index)
             )
     return specs
+
+
+def rotations(table: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """``table`` rotated through the seats: each agent starts once, the turn order kept."""
+    return [table[shift:] + table[:shift] for shift in range(len(table))]
+
+
+def seatings(table: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every seating of ``table``: each turn order (the first agent fixed, the others permuted,
+    the listed order first), rotated through the seats. Every block of ``len(table)`` games is
+    one order's rotations, so each agent starts equally often in any whole number of blocks."""
+    if len(table) < 3:
+        return rotations(table)
+    first, rest = table[0], table[1:]
+    orders = [(first, *others) for others in itertools.permutations(rest)]
+    return [seats for order in orders for seats in rotations(order)]
+
+
+def turn_order(seats: Sequence[str], agents: Sequence[str]) -> tuple[str, ...]:
+    """A game's cyclic turn order, written from the agent that comes first in ``agents``
+    (so that the rotations of one order read the same)."""
+    start = min(range(len(seats)), key=lambda seat: agents.index(seats[seat]))
+    return tuple(seats[start:]) + tuple(seats[:start])
 
 
 def run_tournament(
@@ -144,11 +174,25 @@ def _tally(result: TournamentResult) -> None:
                 tally.ranks[rank] = tally.ranks.get(rank, 0) + 1
         if ratings is not None:
             ratings.update(seats, ranks)
+        if result.players > 2:
+            _tally_order(result, seats, returns)
     if ratings is not None:
         for name, tally in tallies.items():
             tally.mu, tally.sigma = ratings.value(name)
         result.rated_games = ratings.rated_games
     result.tallies = tallies
+
+
+def _tally_order(result: TournamentResult, seats: list[str], returns: list[float]) -> None:
+    """Count one game of three or more players under its turn order."""
+    order = turn_order(seats, result.config.agents)
+    tally = result.orders.setdefault(order, OrderTally(order))
+    tally.games += 1
+    kinds = [outcome(returns, seat) for seat in range(len(seats))]
+    if "win" not in kinds:
+        tally.draws += 1
+    for seat, name in enumerate(seats):
+        tally.wins[name] = tally.wins.get(name, 0) + (kinds[seat] == "win")
 
 
 def save(result: TournamentResult, out: Path) -> None:
@@ -159,7 +203,7 @@ def save(result: TournamentResult, out: Path) -> None:
         path = records / f"game-{int(item['index']):04d}.json"
         path.write_text(json.dumps(item["record"], indent=2) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n", "utf-8")
-    (out / "results.md").write_text(results_table(result) + "\n", encoding="utf-8")
+    (out / "results.md").write_text(report_text(result) + "\n", encoding="utf-8")
     chart(result, out / "ratings.png")
 
 
