@@ -129,22 +129,16 @@ def test_the_shipped_bot_ratings_are_the_ones_on_the_strength_page() -> None:
     rated run's table on the page has exactly the page's rating in the file."""
     from gameshelf.server.ratings import BOT_RATINGS
 
-    root = Path(__file__).resolve().parents[2]
-    page = (root / "docs" / "strength.md").read_text(encoding="utf-8")
+    page = _page()
     checked = 0
     for run in strength.RUNS:
         if run.slug not in strength.RATED_RUNS:
             continue
-        section = page.split(f"## {run.title}\n", 1)[1].split("\n## ", 1)[0]
         key = (run.game.split("(")[0], len(run.agents))
-        for line in section.splitlines():
-            cells = [cell.strip() for cell in line.strip("|").split("|")]
-            if len(cells) < 3 or cells[0] not in BOT_RATINGS.get(key, {}):
-                continue
-            rating = next(cell for cell in cells if "±" in cell)
-            mu, sigma = (float(part) for part in rating.split("±"))
-            assert BOT_RATINGS[key][cells[0]] == (mu, sigma), (run.slug, cells[0])
-            checked += 1
+        for bot, rating in _page_ratings(page, run.title).items():
+            if bot in BOT_RATINGS.get(key, {}):
+                assert BOT_RATINGS[key][bot] == rating, (run.slug, bot)
+                checked += 1
     assert checked >= 2 * len(strength.RATED_RUNS)
 
 
@@ -153,7 +147,7 @@ def test_a_linked_run_keeps_its_own_rating_gaps() -> None:
     share): each linked bot's published rating keeps its gap to those bots from the page's table
     of its own run, so linking neither lifts nor sinks one. (At three and four players ``medium``
     outscored hard once every turn order was played, and is rated above it.)"""
-    page = (Path(__file__).resolve().parents[2] / "docs" / "strength.md").read_text("utf-8")
+    page = _page()
     shipped = json.loads(strength.RATINGS.read_text(encoding="utf-8"))["ratings"]
     checked = 0
     for main, links in strength.RATED_RUNS.items():
@@ -172,24 +166,28 @@ def test_a_linked_run_keeps_its_own_rating_gaps() -> None:
             mine = [e for e in shipped if e["run"] == slug]
             if not shared or not mine:
                 continue
-            shift = sum(published[bot] - own[bot] for bot in shared) / len(shared)
+            shift = sum(published[bot] - own[bot][0] for bot in shared) / len(shared)
             for entry in mine:
-                assert entry["mu"] == pytest.approx(own[entry["bot"]] + shift, abs=0.06), (
-                    entry
-                )  # both sides rounded to 0.01
+                expected = own[entry["bot"]][0] + shift  # every number rounded to 0.01
+                assert entry["mu"] == pytest.approx(expected, abs=0.06), entry
                 checked += 1
     assert checked >= 5
 
 
-def _page_ratings(page: str, title: str) -> dict[str, float]:
-    """bot -> mu from the results table of the page's section ``title``."""
+def _page() -> str:
+    return (Path(__file__).resolve().parents[2] / "docs" / "strength.md").read_text("utf-8")
+
+
+def _page_ratings(page: str, title: str) -> dict[str, tuple[float, float]]:
+    """bot -> (mu, sigma) from the results table of the page's section ``title``."""
     section = page.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
     ratings = {}
     for line in section.splitlines():
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         rating = [cell for cell in cells if "±" in cell]
         if rating and cells[0] != "agent":
-            ratings[cells[0]] = float(rating[0].split("±")[0])
+            mu, sigma = (float(part) for part in rating[0].split("±"))
+            ratings[cells[0]] = (mu, sigma)
     return ratings
 
 
