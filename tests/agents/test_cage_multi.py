@@ -1,7 +1,7 @@
 """The multi-player Cage search: lines in one, blocks for every other player, rational opponents
 (who do not hand the searcher the game either), no concession while a safe move is left,
 no draw it is not forced to, its last cubie kept back, fixed-budget reproducibility and the
-levels that use it."""
+levels that used it (hard and expert at three and four players are now the Cage MCTS)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import random
 
 import pytest
 
+from gameshelf.agents.base import make_agent
 from gameshelf.agents.cage_multi import DRAW_VALUE, PROVEN, CageParanoidAgent
-from gameshelf.agents.cage_search import decisive_moves, drop_win
+from gameshelf.agents.cage_search import CageSearchAgent, decisive_moves, drop_win
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
@@ -105,14 +106,32 @@ def test_a_fixed_budget_reproduces_a_seed_and_stops_at_it() -> None:
 
 
 @pytest.mark.parametrize("game_string", [THREE, FOUR])
-def test_the_multi_player_levels_use_it(game_string: str) -> None:
+def test_the_multi_player_levels_use_the_cage_mcts(game_string: str) -> None:
     game = load(game_string)
-    assert level_spec(game, "hard").algorithm == "cage-paranoid"
+    assert level_spec(game, "hard").algorithm == "cage-search"
     fixed = build_level(game, "hard", seed=1, fixed=True)
-    assert isinstance(fixed, CageParanoidAgent)
-    assert fixed.time_limit is None and fixed.node_budget == level_spec(game, "hard").budget
+    assert isinstance(fixed, CageSearchAgent)
+    assert fixed.time_limit is None and fixed.iterations == level_spec(game, "hard").budget
     clocked = build_level(game, "hard", seed=1, time_limit=0.5)
-    assert isinstance(clocked, CageParanoidAgent) and clocked.time_limit == 0.5
+    assert isinstance(clocked, CageSearchAgent) and clocked.time_limit == 0.5
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_hard_level_takes_a_line_and_blocks_the_next_players(seed: int) -> None:
+    win = position(WIN_IN_ONE_3P)
+    hard = build_level(win.game, "hard", seed=seed, fixed=True)
+    assert win.action_to_string(hard.step(win)) == "W0"
+    state = position(NEXT_THREATENS)
+    after = state.clone()
+    after.apply_action(build_level(state.game, "hard", seed=seed, fixed=True).step(state))
+    assert decisive_moves(after)[0] == [], "the next player is left a winning move"
+
+
+def test_the_paranoid_search_stays_available_by_name() -> None:
+    paranoid = make_agent("cage-paranoid", load(FOUR), seed=1)
+    assert isinstance(paranoid, CageParanoidAgent) and paranoid.time_limit == 1.0
+    with pytest.raises(ValueError, match="plays the Cage"):
+        make_agent("cage-paranoid", load("axiom"), seed=1)
 
 
 def test_refuses_other_games() -> None:
