@@ -110,6 +110,9 @@ class LevelSpec:
         )
 
 
+PARANOID = LevelSpec("cage-paranoid", 12000, 1.0)
+"""The agent ``cage-paranoid``: the three- and four-player Cage hard level before the Cage MCTS."""
+
 _TABLE: dict[str, dict[str, LevelSpec]] = {
     "cage": {
         "easy": LevelSpec("mcts", 150, 0.1),
@@ -122,8 +125,9 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
         "medium": LevelSpec("mcts", 600, 0.25),
         # The Cage MCTS (agents/cage_search.py: lines in one in the tree, threat-aware
         # playouts), about 6,000 playouts a second. Measured in every turn order at the mixed
-        # tables of docs/strength.md it won 12 of 24 at three players and 15 of 48 at four,
-        # where the paranoid alpha-beta (still the agent "cage-paranoid") won 7 and 9.
+        # tables of docs/strength.md (seed 0, docs/agents.md) it won 12 of 24 at three players
+        # and 15 of 48 at four, where the paranoid alpha-beta (still the agent "cage-paranoid")
+        # won 7 and 9.
         "hard": LevelSpec("cage-search", 6000, 1.0),
         "expert": LevelSpec("cage-search", 18000, 3.0),
     },
@@ -247,7 +251,10 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
     three- and four-player hard level before the Cage MCTS replaced it)."""
     from .cage_multi import CageParanoidAgent
 
-    return CageParanoidAgent(game, seed, node_budget=12000 * CAP_FACTOR, time_limit=1.0)
+    spec = PARANOID
+    return CageParanoidAgent(
+        game, seed, node_budget=spec.budget * CAP_FACTOR, time_limit=spec.time_limit
+    )
 
 
 _register()
