@@ -13,6 +13,7 @@ from gameshelf.agents.base import make_agent
 from gameshelf.agents.cage_multi import DRAW_VALUE, PROVEN, CageParanoidAgent
 from gameshelf.agents.cage_search import CageSearchAgent, decisive_moves, drop_win
 from gameshelf.agents.levels import build_level, level_spec
+from gameshelf.agents.simple import GreedyAgent
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
 from gameshelf.games.cage.actions import DROP_ACTIONS
@@ -114,6 +115,9 @@ def test_the_multi_player_levels_use_the_cage_mcts(game_string: str) -> None:
     assert fixed.time_limit is None and fixed.iterations == level_spec(game, "hard").budget
     clocked = build_level(game, "hard", seed=1, time_limit=0.5)
     assert isinstance(clocked, CageSearchAgent) and clocked.time_limit == 0.5
+    assert fixed.model_opponents and clocked.model_opponents
+    two = build_level(load("cage"), "expert", seed=1, fixed=True)
+    assert not getattr(two, "model_opponents", False)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -292,3 +296,86 @@ def test_keeps_its_last_cubie_while_a_draw_is_not_forced(seed: int) -> None:
     child.apply_action(move)
     assert child.left[0] == 1, f"dropped its last cubie with {state.action_to_string(move)}"
     assert not _concedes(state, move)
+
+
+# --- the opponent model ---------------------------------------------------------------------
+def _play(
+    game_string: str, seats: list[str], plies: int, seed: int = 2
+) -> tuple[CageState, list[int]]:
+    """``plies`` moves by ``greedy`` or ``random`` seats (the searcher's seat 0 plays random)."""
+    state = load(game_string).new_initial_state()
+    greedy = GreedyAgent(state.game, seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        kind = seats[state.current_player()]
+        move = greedy.step(state) if kind == "greedy" else rng.choice(state.legal_actions())
+        state.apply_action(move)
+    assert isinstance(state, CageState) and not state.is_terminal()
+    return state, state.history()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_greedy_chooses_among_its_best_moves(seed: int) -> None:
+    state, _ = _play(THREE, ["random"] * 3, 7, seed)
+    best = GreedyAgent(state.game).best_moves(state)
+    assert 0 < len(best) <= len(state.legal_actions())
+    picks = {GreedyAgent(state.game, s).step(state) for s in range(20)}
+    assert picks == set(best)
+
+
+def test_the_search_predicts_greedy_and_only_greedy() -> None:
+    state, _ = _play(THREE, ["random", "greedy", "random"], 9)
+    searcher = CageSearchAgent(state.game, 1, iterations=300, model_opponents=True)
+    searcher.step(state)
+    assert searcher.modeled == {1}
+    assert searcher.evidence[2] == float("-inf")
+    plain = CageSearchAgent(state.game, 1, iterations=300)
+    plain.step(state)
+    assert plain.modeled == frozenset()
+
+
+def test_a_position_set_up_by_hand_models_nobody() -> None:
+    state, _ = _play(THREE, ["random", "greedy", "random"], 9)
+    copy = state.game.state_from_position(state.position())
+    assert isinstance(copy, CageState)
+    searcher = CageSearchAgent(state.game, 1, iterations=300, model_opponents=True)
+    searcher.step(copy)
+    assert searcher.modeled == frozenset()
+    searcher.step(state)  # the same agent, now given the game from its start
+    assert searcher.modeled == {1}
+
+
+GIFT_TRAPS = [
+    [4, 30, 32, 0, 24, 34],
+    [12, 26, 34, 12, 28, 34, 49, 30, 43, 7, 30, 53],
+]
+"""Three-player games (seat 1 greedy, seat 2 a Cage MCTS) where the Cage MCTS in seat 0, not
+modelling anyone, plays a move after which every move greedy would choose hands seat 2 a line
+in one (found by playing seeded games)."""
+
+
+def _hands_the_next_a_line(state: CageState, action: int, greedy: GreedyAgent) -> bool:
+    after = state.clone()
+    after.apply_action(action)
+    for reply in greedy.best_moves(after):
+        then = after.clone()
+        then.apply_action(reply)
+        if then.is_terminal() or not decisive_moves(then)[0]:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("history", GIFT_TRAPS)
+def test_the_model_keeps_greedy_from_handing_the_next_player_a_line(history: list[int]) -> None:
+    state = load(THREE).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    assert isinstance(state, CageState) and state.current_player() == 0
+    greedy = GreedyAgent(state.game)
+    traps = [a for a in state.legal_actions() if _hands_the_next_a_line(state, a, greedy)]
+    assert traps, "the position holds no trap"
+    for seed in (1, 2, 3):
+        searcher = CageSearchAgent(state.game, seed, iterations=2000, model_opponents=True)
+        chosen = searcher.step(state)
+        assert 1 in searcher.modeled
+        assert chosen not in traps, f"seed {seed}: {state.action_to_string(chosen)} is a trap"

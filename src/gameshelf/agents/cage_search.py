@@ -16,6 +16,12 @@ needs many visits to learn what a one-ply look shows at once. :class:`CageSearch
   :class:`~gameshelf.agents.solver.Solver`, iteratively deepened in a share of the move's time,
   proves short forced wins (taken at once) and losses (never chosen while another move is open).
   Where the cage is nearly full the horizon reaches the last drop, so endgames are solved.
+* **An opponent model** (``model_opponents``, the three- and four-player levels): an opponent
+  whose every move so far is one the one-ply ``greedy`` bot could have chosen (with enough
+  evidence: :data:`GREEDY_EVIDENCE`) is expected to go on so, and its tree nodes hold only
+  greedy's choices. At three or four players whoever moves right after a careless player is
+  handed lines that a tree expecting every opponent to defend never sees coming; with the model
+  the search sees them, both the ones it must keep from the others and the ones it can get.
 
 It keeps the base agent's budget semantics: ``iterations`` counts playouts (a seed with no
 ``time_limit`` reproduces every decision; the solver pass then has a node budget instead of a
@@ -24,6 +30,7 @@ time share), and ``time_limit`` is the time per move.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import TYPE_CHECKING
@@ -37,6 +44,7 @@ from gameshelf.games.cage.geometry import LINES, LINES_THROUGH, RING
 from .alphabeta import WIN, AlphaBetaAgent
 from .evaluators import relative, scale
 from .mcts import MCTSAgent, Node
+from .simple import GreedyAgent
 from .solver import Solver
 
 if TYPE_CHECKING:
@@ -53,6 +61,9 @@ SOLVER_NODES = 3000
 """The root solver's node budget in fixed-budget mode (reproducible, no clock)."""
 SOLVER_DEPTH = 9
 """Deepest root solver horizon tried (plies)."""
+GREEDY_EVIDENCE = math.log(20.0)
+"""An opponent is predicted as ``greedy`` once its moves so far are this much likelier (a
+likelihood ratio of 20) under greedy's choice than under a uniform one, none outside it."""
 _SOLVED_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
@@ -153,6 +164,7 @@ class CageSearchAgent(MCTSAgent):
         exploration: float = 1.0,
         rollout_depth: int = 60,
         root_solver: bool = True,
+        model_opponents: bool = False,
     ) -> None:
         if game.spec.name != "cage":
             raise ValueError(f"the Cage search plays the Cage, not {game.game_string}")
@@ -169,6 +181,16 @@ class CageSearchAgent(MCTSAgent):
         self._banned: set[int] = set()
         self.solved: dict[int, str] = {}
         """Solver verdicts (for the mover) of root moves after the last search."""
+        self.model_opponents = model_opponents
+        self._greedy = GreedyAgent(game)
+        self._observed: list[int] = []
+        self._replay: State = game.new_initial_state()
+        self._from_start = True
+        self.evidence = [0.0] * self.players
+        """Per seat: log-likelihood ratio of its moves so far under ``greedy`` against a uniform
+        choice (``-inf`` once a move fell outside greedy's choice)."""
+        self.modeled: frozenset[int] = frozenset()
+        """Opponents whose moves the last search predicted as ``greedy`` would play them."""
 
     # --- public ---------------------------------------------------------------------------
     def step(self, state: State) -> int:
@@ -236,6 +258,7 @@ class CageSearchAgent(MCTSAgent):
             self.solved = {action: "win" for action in wins}
             self._advance_root(root, wins[0], state)
             return wins[0]
+        self.modeled = self._greedy_seats(state) if self.model_opponents else frozenset()
         if self.root_solver and self.players == 2:
             solver_deadline = None if seconds is None else clock + SOLVER_SHARE * seconds
             winning = self._solve_root(state, legal, solver_deadline)
@@ -287,6 +310,48 @@ class CageSearchAgent(MCTSAgent):
             self._banned = lost
         return None
 
+    # --- opponent model -------------------------------------------------------------------
+    def _greedy_seats(self, state: CageState) -> frozenset[int]:
+        """The opponents whose every move so far was one ``greedy`` could have chosen, with
+        enough evidence (:data:`GREEDY_EVIDENCE`); the tree then expects greedy's moves of them.
+
+        At three or four players the seat right after a careless player is handed lines; a
+        tree that expects every opponent to defend cannot see it coming.
+        """
+        self._observe(state)
+        me = state.current_player()
+        return frozenset(
+            seat
+            for seat, evidence in enumerate(self.evidence)
+            if seat != me and evidence >= GREEDY_EVIDENCE
+        )
+
+    def _observe(self, state: CageState) -> None:
+        """Replay the game's new moves, weighing each seat's move against greedy's choice."""
+        history = state.history()
+        if not self._from_start or history[: len(self._observed)] != self._observed:
+            self._from_start = True  # a new game (or a new try at one set up by hand)
+            self._observed = []
+            self._replay = self.game.new_initial_state()
+            self.evidence = [0.0] * self.players
+        replay = self._replay
+        for action in history[len(self._observed) :]:
+            seat = replay.current_player()
+            if self.evidence[seat] > -math.inf:
+                choices = self._greedy.best_moves(replay)
+                if action in choices:
+                    ratio = len(replay.legal_actions()) / len(choices)
+                    self.evidence[seat] += math.log(ratio)
+                else:
+                    self.evidence[seat] = -math.inf
+            replay.apply_action(action)
+            self._observed.append(action)
+        assert isinstance(replay, CageState)
+        if replay.board != state.board or replay.player != state.player:
+            # A position set up by hand: its history does not start from the empty cage.
+            self._from_start = False
+            self.evidence = [-math.inf] * self.players
+
     # --- tree hooks -----------------------------------------------------------------------
     def _select_or_expand(self, node: Node, state: State) -> tuple[Node, bool]:
         if node.untried is None:
@@ -294,6 +359,9 @@ class CageSearchAgent(MCTSAgent):
             wins, self_defeats = decisive_moves(state)
             if wins:
                 actions = wins[:1]
+            elif state.player in self.modeled:
+                actions = self._greedy.best_moves(state)
+                self.rng.shuffle(actions)
             else:
                 actions = state.legal_actions()
                 if node is self._search_root and self._banned:

@@ -57,6 +57,17 @@ class GreedyAgent(Agent):
                 best_action, best_value = action, value
         return best_action
 
+    def best_moves(self, state: State) -> list[int]:
+        """Every move :meth:`step` may choose at ``state`` (it picks one of them at random).
+
+        For perfect-information games only (hidden-information games are judged in one random
+        determinisation, so no fixed set exists there).
+        """
+        me = state.current_player()
+        values = {action: self._value(state, action, me) for action in state.legal_actions()}
+        top = max(values.values())
+        return [action for action, value in values.items() if value == top]
+
     def _value(self, world: State, action: int, me: int) -> float:
         child = world.clone()
         child.apply_action(action)
