@@ -13,6 +13,7 @@ from gameshelf.agents.base import make_agent
 from gameshelf.agents.cage_multi import DRAW_VALUE, PROVEN, CageParanoidAgent
 from gameshelf.agents.cage_search import CageSearchAgent, decisive_moves, drop_win
 from gameshelf.agents.levels import build_level, level_spec
+from gameshelf.agents.mcts import Node
 from gameshelf.agents.simple import GreedyAgent
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
@@ -379,3 +380,32 @@ def test_the_model_keeps_greedy_from_handing_the_next_player_a_line(history: lis
         chosen = searcher.step(state)
         assert 1 in searcher.modeled
         assert chosen not in traps, f"seed {seed}: {state.action_to_string(chosen)} is a trap"
+
+
+def test_a_greedy_seat_is_a_chance_among_its_best_moves() -> None:
+    """Greedy picks at random among the moves it ties between: the tree samples them evenly
+    and proves such a node only when every one of them ends the same."""
+    searcher = CageSearchAgent(load(THREE), 1, model_opponents=True)
+    searcher.modeled = frozenset({1})
+    node = Node(-1, 0, 3)
+    node.untried = []
+    gift = searcher._child(node, 5, 1)
+    safe = searcher._child(node, 6, 1)
+    gift.proven, safe.proven = [0.0, 0.0, 1.0], [0.5, 0.5, 0.5]
+    for child in (gift, safe):
+        child.visits = 1
+    node.visits = 2
+    searcher._update_proof(node)
+    assert node.proven is None, "a rational seat would take the draw; greedy may hand the line"
+    picks = {searcher._uct_child(node, 1).action for _ in range(40)}
+    assert picks == {5, 6}
+    safe.proven = [0.0, 0.0, 1.0]
+    searcher._update_proof(node)
+    assert node.proven == [0.0, 0.0, 1.0]
+    rational = CageSearchAgent(load(THREE), 1)
+    other = Node(-1, 0, 3)
+    other.untried = []
+    for action, value in ((5, [0.0, 0.0, 1.0]), (6, [0.5, 0.5, 0.5])):
+        rational._child(other, action, 1).proven = value
+    rational._update_proof(other)
+    assert other.proven == [0.5, 0.5, 0.5]

@@ -243,6 +243,11 @@ class CageSearchAgent(MCTSAgent):
         clock = time.perf_counter()
         deadline = None if seconds is None else clock + seconds
         legal = state.legal_actions()
+        assert isinstance(state, CageState)
+        modeled = self._greedy_seats(state) if self.model_opponents else frozenset()
+        if modeled != self.modeled:
+            self._root = None  # the kept tree was grown under another model
+        self.modeled = modeled
         root = self._find_root(state)
         self._search_root = root
         self.solved = {}
@@ -252,13 +257,11 @@ class CageSearchAgent(MCTSAgent):
         if len(legal) == 1:
             self._advance_root(root, legal[0], state)
             return legal[0]
-        assert isinstance(state, CageState)
         wins, _ = decisive_moves(state)
         if wins:
             self.solved = {action: "win" for action in wins}
             self._advance_root(root, wins[0], state)
             return wins[0]
-        self.modeled = self._greedy_seats(state) if self.model_opponents else frozenset()
         if self.root_solver and self.players == 2:
             solver_deadline = None if seconds is None else clock + SOLVER_SHARE * seconds
             winning = self._solve_root(state, legal, solver_deadline)
@@ -372,9 +375,22 @@ class CageSearchAgent(MCTSAgent):
             node.untried = [a for a in actions if a not in node.children]
         return super()._select_or_expand(node, state)
 
+    def _uct_child(self, node: Node, mover: int) -> Node:
+        if mover in self.modeled:  # greedy picks at random among its best moves
+            return self.rng.choice(list(node.children.values()))
+        return super()._uct_child(node, mover)
+
     def _update_proof(self, node: Node) -> None:
         if node is self._search_root and self._banned:
             return  # the root's children are a pruned list; its value is left to the tree
+        children = list(node.children.values())
+        if children and children[0].mover in self.modeled:
+            # A chance among greedy's best moves: known only when every outcome is the same.
+            if node.proven is None and node.untried == [] and children[0].proven is not None:
+                first = children[0].proven
+                if all(child.proven == first for child in children):
+                    node.proven = first
+            return
         super()._update_proof(node)
 
     def _leaf_value(self, node: Node, state: State) -> list[float]:
