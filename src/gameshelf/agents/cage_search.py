@@ -357,14 +357,15 @@ class CageSearchAgent(MCTSAgent):
 
     # --- tree hooks -----------------------------------------------------------------------
     def _select_or_expand(self, node: Node, state: State) -> tuple[Node, bool]:
+        if node.untried is None and state.current_player() in self.modeled:
+            # Greedy's own choice already puts a line in one first and a self-defeat last.
+            node.untried = self._greedy.best_moves(state)
+            self.rng.shuffle(node.untried)
         if node.untried is None:
             assert isinstance(state, CageState)
             wins, self_defeats = decisive_moves(state)
             if wins:
                 actions = wins[:1]
-            elif state.player in self.modeled:
-                actions = self._greedy.best_moves(state)
-                self.rng.shuffle(actions)
             else:
                 actions = state.legal_actions()
                 if node is self._search_root and self._banned:
@@ -383,15 +384,24 @@ class CageSearchAgent(MCTSAgent):
     def _update_proof(self, node: Node) -> None:
         if node is self._search_root and self._banned:
             return  # the root's children are a pruned list; its value is left to the tree
-        children = list(node.children.values())
-        if children and children[0].mover in self.modeled:
-            # A chance among greedy's best moves: known only when every outcome is the same.
-            if node.proven is None and node.untried == [] and children[0].proven is not None:
-                first = children[0].proven
-                if all(child.proven == first for child in children):
-                    node.proven = first
+        if (
+            self.modeled
+            and node.children
+            and next(iter(node.children.values())).mover in self.modeled
+        ):
+            self._update_chance_proof(node)
             return
         super()._update_proof(node)
+
+    @staticmethod
+    def _update_chance_proof(node: Node) -> None:
+        """A greedy seat's node is a chance among its tied best moves: known only when every
+        one of them ends the same."""
+        if node.proven is not None or node.untried != []:
+            return
+        outcomes = [child.proven for child in node.children.values()]
+        if outcomes[0] is not None and all(value == outcomes[0] for value in outcomes):
+            node.proven = outcomes[0]
 
     def _leaf_value(self, node: Node, state: State) -> list[float]:
         if state.is_terminal():
