@@ -324,6 +324,12 @@ def test_greedy_chooses_among_its_best_moves(seed: int) -> None:
     assert picks == set(best)
 
 
+def test_greedy_gives_no_set_of_best_moves_where_cards_are_hidden() -> None:
+    game = load("axia")
+    with pytest.raises(ValueError, match="hidden cards"):
+        GreedyAgent(game).best_moves(game.new_initial_state(seed=1))
+
+
 def test_the_search_predicts_greedy_and_only_greedy() -> None:
     state, _ = _play(THREE, ["random", "greedy", "random"], 9)
     searcher = CageSearchAgent(state.game, 1, iterations=300, model_opponents=True)

@@ -63,6 +63,10 @@ class GreedyAgent(Agent):
         For perfect-information games only (hidden-information games are judged in one random
         determinisation, so no fixed set exists there).
         """
+        if self.game.spec.hidden_information:
+            raise ValueError(
+                f"greedy's set of best moves would read hidden cards of {self.game.game_string}"
+            )
         me = state.current_player()
         values = {action: self._value(state, action, me) for action in state.legal_actions()}
         top = max(values.values())
