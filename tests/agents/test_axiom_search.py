@@ -270,6 +270,16 @@ def test_the_previous_hard_stays_available_for_the_arena() -> None:
         make_agent("axiom-previous-hard", load("cage"), seed=1)
 
 
+def test_the_classical_engine_thinks_three_times_hards_time_on_the_clock_alone() -> None:
+    game = load("axiom")
+    bot = make_agent("axiom-classic", game, seed=1)
+    assert isinstance(bot, AlphaBetaAgent)
+    assert bot.time_limit == pytest.approx(3 * level_spec(game, "hard").time_limit)
+    assert bot.node_budget > 10**12 and bot.max_depth >= 30  # the clock, not a cap, stops it
+    with pytest.raises(ValueError, match="Axiom only"):
+        make_agent("axiom-classic", load("cage"), seed=1)
+
+
 def test_an_analysis_cut_short_reports_only_moves_it_valued() -> None:
     state = load("axiom").new_initial_state()
     result = AxiomSearchAgent(state.game, seed=1, node_budget=20).analyse(state, 30.0, top=32)

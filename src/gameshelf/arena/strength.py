@@ -42,7 +42,7 @@ RATED_RUNS: dict[str, tuple[str, ...]] = {
 """The runs whose ratings the server publishes, each with the runs linked to it: per game and
 player count, the table where ``hard`` meets the server's bots (the OpenSpiel matches measure an
 outside program), and runs of the weaker bots that share a bot with it."""
-OUTSIDE_AGENTS = frozenset({"openspiel-mcts", "axiom-previous-hard"})
+OUTSIDE_AGENTS = frozenset({"openspiel-mcts", "axiom-previous-hard", "axiom-classic"})
 """Agents of the page that a server seat cannot hold: they get no published rating."""
 
 
@@ -119,6 +119,16 @@ RUNS: tuple[Run, ...] = (
         ("hard", "axiom-previous-hard"),
         20,
         "Axiom: hard vs the previous hard (alpha-beta depth 3, 6,000 nodes, 1.6 s cap)",
+    ),
+    Run(
+        "axiom-classic",
+        "axiom",
+        ("hard", "axiom-classic"),
+        # 10, not 20: a game runs to 300 plies at about 3 s a ply when neither side breaks
+        # through (20 games would take about 40 minutes on 2 cores).
+        10,
+        "Axiom: hard vs a classical alpha-beta given 3x hard's time a move",
+        target=0.80,
     ),
     Run(
         "axia-2p-greedy",
