@@ -57,6 +57,10 @@ TABLE_LIMIT = 150_000
 position digest, a repetition count and four numbers: about 40 MB at the limit)."""
 
 
+NEW_DEPTH_SHARE = 0.45
+"""No new depth starts once this share of the move's time is spent (it would not finish)."""
+
+
 class AxiomSearchAgent(Agent):
     """Iterative-deepening PVS alpha-beta for Axiom (see the module docstring).
 
@@ -207,7 +211,7 @@ class AxiomSearchAgent(Agent):
                 break  # every move's result is proven
             if self._deadline is not None:
                 spent = time.perf_counter() - start
-                if seconds is not None and spent > seconds * 0.45:
+                if seconds is not None and spent > seconds * NEW_DEPTH_SHARE:
                     break  # the next depth costs several times this one: it would not finish
         return best
 
