@@ -266,3 +266,23 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
 
 
 _register()
+
+
+CLASSIC_TIME_FACTOR = 3.0
+"""How many times ``hard``'s seconds a move the classical Axiom engine gets (the issue's
+external check gives its alpha-beta engine three times hard's time)."""
+
+
+def _classic_axiom(game: Game, seed: int | None) -> Agent:
+    """A classical alpha-beta Axiom engine: negamax deepened on the clock with a transposition
+    table, killer and history ordering, and the plain evaluation (cubes and a little mobility),
+    given :data:`CLASSIC_TIME_FACTOR` times ``hard``'s seconds a move and no node cap. The arena
+    agent ``axiom-classic`` stands in for the issue's external check (an alpha-beta engine
+    given three times hard's time), which this project does not have."""
+    if game.spec.name != "axiom":
+        raise ValueError(f"axiom-classic plays Axiom only, not {game.game_string}")
+    seconds = CLASSIC_TIME_FACTOR * level_spec(game, "hard").time_limit
+    return AlphaBetaAgent(game, seed, max_depth=64, node_budget=1 << 62, time_limit=seconds)
+
+
+register_agent("axiom-classic", _classic_axiom)
