@@ -252,6 +252,7 @@ def _register() -> None:
     register_agent("ismcts", lambda game, seed: ISMCTSAgent(game, seed))
     register_agent("alphabeta", lambda game, seed: AlphaBetaAgent(game, seed))
     register_agent("cage-paranoid", _paranoid)
+    register_agent("axiom-classic", _classic_axiom)
 
 
 def _paranoid(game: Game, seed: int | None) -> Agent:
@@ -263,9 +264,6 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
     return CageParanoidAgent(
         game, seed, node_budget=spec.budget * CAP_FACTOR, time_limit=spec.time_limit
     )
-
-
-_register()
 
 
 CLASSIC_TIME_FACTOR = 3.0
@@ -285,4 +283,4 @@ def _classic_axiom(game: Game, seed: int | None) -> Agent:
     return AlphaBetaAgent(game, seed, max_depth=64, node_budget=1 << 62, time_limit=seconds)
 
 
-register_agent("axiom-classic", _classic_axiom)
+_register()
