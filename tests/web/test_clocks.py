@@ -152,7 +152,10 @@ def test_a_correspondence_game_survives_a_restart_on_the_waiting_list_with_chat(
     match = _create(ann, base, "cage", {"mode": "correspondence", "days": "2"}, False)
     bob.open(f"{base}/play/{match}")
     bob.click('.take-seat[data-seat="1"]')
-    # Chat: what Bob types reaches Ann as plain text, markup and all.
+    # Chat: what Bob types reaches Ann as plain text, markup and all, and her page stays where
+    # she left it (the log scrolls itself only).
+    ann.js("window.scrollTo(0, 0)")
+    assert ann.js("return document.querySelector('#chat-log').getBoundingClientRect().top")
     bob.find("#chat-input").send_keys("good luck <b>Ann</b>")
     bob.click("#chat-send")
     ann.wait(
@@ -164,6 +167,7 @@ def test_a_correspondence_game_survives_a_restart_on_the_waiting_list_with_chat(
         "Bob's message",
     )
     assert not ann.finds("#chat-log b")  # drawn as text, never as markup
+    assert ann.js("return window.scrollY") == 0, "a chat message scrolled Ann's page"
     probe = wait_turn(ann, -1)
     assert ann.find("#clocks").get_attribute("data-mode") == "correspondence"
     click_move_button(ann, probe["moves"][0])

@@ -56,6 +56,18 @@ def open_replay(browser: Browser, base: str, match: str) -> int:
     return int(str(browser.find("#replay-range").get_attribute("max")))
 
 
+def wait_for_ply(browser: Browser, ply: int) -> None:
+    """Wait until the replay shows ``ply``; fail naming the ply it shows instead."""
+    try:
+        browser.wait(
+            lambda: browser.find("#replay-ply").get_attribute("data-ply") == str(ply),
+            what=f"ply {ply}",
+        )
+    except Exception as exc:
+        landed = browser.find("#replay-ply").get_attribute("data-ply")
+        raise AssertionError(f"waited for ply {ply}, the replay shows ply {landed}") from exc
+
+
 def step_and_compare(
     browser: Browser,
     css: str,
@@ -66,10 +78,7 @@ def step_and_compare(
     """Go to ply ``at_ply`` with the Next button and wait until the board drew ``picture``."""
     if at_ply > 0:
         browser.click("#replay-next")
-    browser.wait(
-        lambda: browser.find("#replay-ply").get_attribute("data-ply") == str(at_ply),
-        what=f"ply {at_ply}",
-    )
+    wait_for_ply(browser, at_ply)
 
     def shown() -> Any:
         found = drawn(browser, css)
@@ -104,6 +113,43 @@ def test_a_cage_replay_with_stock_draws_each_engine_view(
         step_and_compare(browser, ".cage-board", picture, ply)
     assert views[-1]["winning_cells"] or len(views) > 20  # the end shows (a line, or full)
     browser.screenshot(SCREENSHOTS / "cage-replay-stock.png")
+
+
+NEXT_BUTTON_AT = """
+const box = document.querySelector('#replay-next').getBoundingClientRect();
+return [Math.round(box.x), Math.round(box.y), window.scrollY];
+"""
+
+
+def test_stepping_through_a_replay_leaves_the_next_button_where_it_was(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    # The move list follows the replay by scrolling itself only: the page stays where it is, so
+    # "Next" stays under the pointer (it once jumped half a screen away at every click, and a
+    # click landing while the analysis arrived was lost).
+    match = finished_match(web_server.url, "cage(players=2,stock=12:12)", seed=4)
+    browser = browser_factory()
+    plies = open_replay(browser, web_server.url, match)
+    browser.js("document.querySelector('#replay-next').scrollIntoView({block: 'start'})")
+    before = browser.js(NEXT_BUTTON_AT)
+    for ply in range(1, min(plies, 6) + 1):
+        browser.click("#replay-next")
+        wait_for_ply(browser, ply)
+        assert browser.js(NEXT_BUTTON_AT) == before, f"the page moved at ply {ply}"
+    browser.wait(
+        lambda: browser.find("#analysis").get_attribute("data-state") in ("ready", "error"),
+        60,
+        "the analysis",
+    )
+    assert browser.js(NEXT_BUTTON_AT) == before, "the page moved when the analysis came"
+    current = browser.find("#move-list li.current")
+    assert current.get_attribute("data-ply") == str(min(plies, 6))
+    assert browser.js(
+        "const l = document.querySelector('#move-list').getBoundingClientRect();"
+        "const i = arguments[0].getBoundingClientRect();"
+        "return i.top >= l.top - 1 && i.bottom <= l.bottom + 1;",
+        current,
+    ), "the current move is scrolled out of the move list"
 
 
 def _axiom_picture(view: dict[str, Any]) -> dict[str, Any]:

@@ -186,6 +186,19 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/**
+ * Scroll ``list`` (a scrolling box: the move list, the chat log) just enough to show ``item``,
+ * and nothing else: ``scrollIntoView`` would also scroll the page, so a click on "Next" could
+ * move the button from under the pointer (and a chat line arriving would jump the page).
+ */
+export function revealInList(list: HTMLElement, item: Element | null): void {
+  if (!item) return;
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
 export function navigate(path: string): void {
   history.pushState(null, "", path);
   window.dispatchEvent(new PopStateEvent("popstate"));

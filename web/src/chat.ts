@@ -1,7 +1,7 @@
 // A match's chat (docs/server.md, "Chat"): players write, messages are drawn as text only
 // (textContent, never innerHTML), and a player may mute other seats (kept per match in this
 // browser and told to the server, which then stops sending their messages here).
-import { el, storedTokens, storeToken } from "./api";
+import { el, revealInList, storedTokens, storeToken } from "./api";
 import type { components } from "./generated/api";
 
 type ChatMessage = components["schemas"]["ChatMessage"];
@@ -79,7 +79,7 @@ export function createChatPanel(matchId: string, send: (payload: Record<string, 
         log.append(item);
       }
       while (log.childElementCount > 200) log.firstElementChild?.remove();
-      log.lastElementChild?.scrollIntoView({ block: "nearest" });
+      revealInList(log, log.lastElementChild);
     },
     setSeats(held, seatLabels) {
       mine = held;

@@ -1,6 +1,6 @@
 // The match page shared by every game: board, legal moves, notation box, move list, undo,
 // status, seats, share link, rules, game-over screen and replay scrubber.
-import { api, el, navigate, storedTokens, storeToken, playerName, gameName } from "./api";
+import { api, el, navigate, storedTokens, storeToken, playerName, gameName, revealInList } from "./api";
 import type { MatchData, MatchSummary, ReplayFrame } from "./api";
 import type { Board, BoardContext, ServerFrame, StateMessage } from "./types";
 import { rulesPanel } from "./rules";
@@ -371,7 +371,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       moveList.append(item);
     });
     const last = highlight !== null ? moveList.querySelector(".current") : moveList.lastElementChild;
-    last?.scrollIntoView({ block: "nearest" });
+    revealInList(moveList, last);
   }
 
   function renderSeats(): void {
