@@ -9,7 +9,15 @@ import time
 import pytest
 
 from gameshelf.agents import AlphaBetaAgent, make_agent
-from gameshelf.agents.axiom_eval import position_hash, sceptre_facts
+from gameshelf.agents.axiom_eval import (
+    board_of,
+    classify,
+    position_hash,
+    position_key,
+    sceptre_facts,
+    side_facts,
+    summarise,
+)
 from gameshelf.agents.axiom_search import MATE_BOUND, AxiomSearchAgent
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.game import State
@@ -261,6 +269,49 @@ def test_the_batch_decoder_agrees_with_the_engine() -> None:
                     checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 500
+
+
+def _random_positions(seed: int, games: int, plies: int) -> list[State]:
+    """Positions of random games (captures and eliminations come up often enough)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state = load("axiom").new_initial_state()
+        while not state.is_terminal() and state.ply < plies:  # type: ignore[attr-defined]
+            out.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return out
+
+
+def test_the_one_pass_summaries_agree_with_the_move_by_move_facts() -> None:
+    seen = {"capture": 0, "self-capture": 0, "elimination": 0, "pressure": 0}
+    for state in _random_positions(5, 40, 40):
+        board = board_of(state)
+        for player in (0, 1):
+            moves = state.moves_of(player)  # type: ignore[attr-defined]
+            facts = sceptre_facts(state, moves)
+            side = summarise(board, player, moves)
+            assert side == side_facts(state, player, moves, facts)
+            wins, losing, eliminating = classify(board, player, moves)
+            assert wins == any(f.captures for f in facts.values())
+            if not wins:
+                assert losing == {a for a, f in facts.items() if f.self_capture}
+                assert eliminating == {a for a in facts.keys() - losing if facts[a].eliminates}
+            seen["capture"] += wins
+            seen["self-capture"] += bool(losing)
+            seen["elimination"] += side.eliminations > 0
+            seen["pressure"] += side.pressure > 0
+    assert min(seen.values()) > 10, seen
+
+
+def test_the_engines_position_key_hashes_like_the_repetition_rules_position() -> None:
+    keys: dict[int, tuple[object, ...]] = {}
+    positions = _random_positions(9, 30, 40)
+    for state in positions:
+        # translated copies (a column slid in x or y) are the same position for the rule
+        keys.setdefault(position_hash(state), position_key(state))
+        assert keys[position_hash(state)] == position_key(state)
+    assert len(set(keys.values())) == len(keys) > len(positions) // 2
 
 
 def test_the_previous_hard_stays_available_for_the_arena() -> None:

@@ -12,6 +12,7 @@ cube of material is about -100. Wins are scored far outside that range by the se
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 Cell = tuple[int, int, int]
@@ -158,8 +159,14 @@ class Side(NamedTuple):
 
 
 def position_hash(state: Any) -> int:
-    """A 64-bit digest of :func:`position_key` (what the search's tables keep: a few bytes
-    instead of the whole position; equal positions hash equally in every process)."""
+    """A 64-bit digest of the position up to translation, with the side to move (what the
+    search's tables keep: a few bytes instead of the whole position). The engine's own
+    repetition key where the state has one (``position_key()``, compiled with the rules: the
+    rule's notion, several times cheaper), else :func:`position_key`. Equal positions hash
+    equally within a process."""
+    own = getattr(state, "position_key", None)
+    if own is not None:
+        return hash(own())
     return hash(position_key(state))
 
 
@@ -195,17 +202,124 @@ def side_facts(state: Any, player: int, actions: list[int], facts: dict[int, Mov
     )
 
 
+class Board(NamedTuple):
+    """What decoding many moves of one position needs, read from the state once."""
+
+    cubes: dict[Cell, int]
+    cells: list[Cell]
+    holders: dict[Cell, list[int]]
+
+
+def board_of(state: Any) -> Board:
+    """The cubes, their cells in id order, and who holds a sceptre on each cube."""
+    cubes = state.cubes
+    holders: dict[Cell, list[int]] = {}
+    for s, c, _ in state.sceptres:
+        holders.setdefault(c, []).append(s)
+    return Board(cubes, sorted(cubes), holders)
+
+
+def _eliminating_sources(board: Board, player: int) -> set[Cell]:
+    """The cubes a sceptre of ``player`` would eliminate by stepping off them onto one of the
+    player's own cubes: an enemy cube with nothing on top that holds this sceptre alone."""
+    cubes, holders = board.cubes, board.holders
+    return {
+        (x, y, z)
+        for (x, y, z), owners in holders.items()
+        if len(owners) == 1
+        and owners[0] == player
+        and cubes[x, y, z] >> 6 != player
+        and (x, y, z + 1) not in cubes
+    }
+
+
+@lru_cache(maxsize=4096)
+def _around(cell: Cell) -> tuple[Cell, ...]:
+    """``cell`` and its six neighbours."""
+    x, y, z = cell
+    return (cell, *((x + dx, y + dy, z + dz) for dx, dy, dz in _STEPS))
+
+
+def classify(board: Board, player: int, actions: list[int]) -> tuple[bool, set[int], set[int]]:
+    """``player``'s moves ``actions`` (ascending, legal for them): whether one captures an enemy
+    sceptre (a win), and which capture the player's own (losses) and which eliminate a cube.
+    What a search node needs to order its moves, without a :class:`MoveFacts` per move."""
+    cubes, cells, holders = board
+    sources = _eliminating_sources(board, player)
+    losing: set[int] = set()
+    eliminating: set[int] = set()
+    enemy = 1 - player
+    for action in actions:
+        if action >= SCEPTRE_ACTIONS:
+            break  # ids ascend: the cube moves follow the sceptre moves
+        source, target = cells[action // 72], cells[action // 6 % 12]
+        if target == source:
+            continue
+        there = holders.get(target)
+        if there is not None:
+            if enemy in there:
+                return True, losing, eliminating
+            if player in there:
+                losing.add(action)
+                continue
+        if source in sources and cubes[target] >> 6 == player:
+            eliminating.add(action)
+    return False, losing, eliminating
+
+
+def summarise(board: Board, player: int, actions: list[int]) -> Side:
+    """:func:`side_facts` of ``player``'s moves ``actions`` (ascending, legal for them) in one
+    pass over the ids, with no :class:`MoveFacts` made (the evaluation's hot path; a test pins
+    the two together)."""
+    cubes, cells, holders = board
+    enemy = 1 - player
+    near: set[Cell] = set()  # cells next to (or under) an enemy sceptre: pressure
+    own: list[Cell] = []
+    for cell, owners in holders.items():
+        for s in owners:
+            if s == player:
+                own.append(cell)
+        if enemy in owners:
+            near.update(_around(cell))
+    sources = _eliminating_sources(board, player)
+    captures: set[Cell] = set()
+    eliminated: set[Cell] = set()
+    movers: set[Cell] = set()
+    pressure = count = 0
+    for action in actions:
+        if action >= SCEPTRE_ACTIONS:
+            break  # ids ascend: the cube moves follow the sceptre moves
+        count += 1
+        source, target = cells[action // 72], cells[action // 6 % 12]
+        if target != source:
+            there = holders.get(target)
+            if there is not None:
+                if player in there:
+                    continue  # a self-capture is no move to count on
+                if enemy in there:
+                    movers.add(source)
+                    captures.add(target)
+                    continue
+            if source in sources and cubes[target] >> 6 == player:
+                eliminated.add(source)
+        movers.add(source)
+        if target in near:
+            pressure += 1
+    trapped = sum(1 for c in own if c not in movers)
+    cube_moves = len(actions) - count
+    return Side(count, cube_moves, frozenset(captures), pressure, len(eliminated), trapped)
+
+
 def evaluate(
     state: Any,
     mine: list[int],
     theirs: list[int],
     weights: Weights = DEFAULT_WEIGHTS,
-    my_facts: dict[int, MoveFacts] | None = None,
-    their_facts: dict[int, MoveFacts] | None = None,
+    sides: tuple[Side, Side] | None = None,
 ) -> int:
     """Static score of ``state`` for the player to move, whose moves are ``mine`` (the
-    opponent's, as if it were their turn, are ``theirs``; the ``*_facts`` are their sceptre
-    moves from :func:`sceptre_facts`, computed here when not given).
+    opponent's, as if it were their turn, are ``theirs``; ``sides`` their
+    :func:`summarise` summaries, mover first, computed here when not given).
 
     Material (cubes), sceptre and cube mobility, pressure (sceptre moves landing next to a cube
     holding an enemy sceptre), eliminations on offer, sceptres standing on enemy cubes (which
@@ -222,12 +336,10 @@ def evaluate(
     for s, c, _ in state.sceptres:
         if cubes[c] >> 6 != s:
             pins += 1 if s == me else -1
-    if my_facts is None:
-        my_facts = sceptre_facts(state, mine)
-    if their_facts is None:
-        their_facts = sceptre_facts(state, theirs)
-    a = side_facts(state, me, mine, my_facts)
-    b = side_facts(state, 1 - me, theirs, their_facts)
+    if sides is None:
+        board = board_of(state)
+        sides = summarise(board, me, mine), summarise(board, 1 - me, theirs)
+    a, b = sides
     threats = len(b.captures)
     score = (
         w.cube * material

@@ -34,12 +34,14 @@ from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget
 from .analysis import PV_LIMIT, MoveAnalysis
 from .axiom_eval import (
     DEFAULT_WEIGHTS,
-    MoveFacts,
     Weights,
+    board_of,
+    classify,
     evaluate,
     moves_of,
     position_hash,
     sceptre_facts,
+    summarise,
 )
 from .base import Agent
 
@@ -257,9 +259,14 @@ class AxiomSearchAgent(Agent):
             return self._terminal(state, ply)
         mover = state.to_move  # type: ignore[attr-defined]
         mine = state.legal_actions()
-        facts = sceptre_facts(state, mine)
-        for f in facts.values():
-            if f.captures:
+        board = board_of(state)
+        if depth <= 0:
+            side = summarise(board, mover, mine)
+            if side.captures:
+                return WIN - ply - 1
+        else:
+            wins, losing, eliminating = classify(board, mover, mine)
+            if wins:
                 return WIN - ply - 1
         # mate distance: nothing here can beat a win next move or lose faster than now
         alpha = max(alpha, -WIN + ply)
@@ -282,12 +289,12 @@ class AxiomSearchAgent(Agent):
                     return value
         if depth <= 0:
             theirs = moves_of(state, 1 - mover)
-            their_facts = sceptre_facts(state, theirs)
-            threatened = any(f.captures for f in their_facts.values())
-            if not threatened or extensions >= MAX_EXTENSIONS:
-                return evaluate(state, mine, theirs, self.weights, facts, their_facts)
-            depth, extensions = 1, extensions + 1
-        moves = self._ordered(mine, facts, tt_move, ply, mover)
+            other = summarise(board, 1 - mover, theirs)
+            if not other.captures or extensions >= MAX_EXTENSIONS:
+                return evaluate(state, mine, theirs, self.weights, (side, other))
+            depth, extensions = 1, extensions + 1  # threatened: one ply more
+            _, losing, eliminating = classify(board, mover, mine)
+        moves = self._ordered(mine, losing, eliminating, tt_move, ply, mover)
         original_alpha = alpha
         best_value, best_move = -INFINITY, moves[0]
         for index, action in enumerate(moves):
@@ -295,7 +302,7 @@ class AxiomSearchAgent(Agent):
             child.apply_action(action)
             child_key = self._enter(child)
             try:
-                quiet = action not in facts or not facts[action].eliminates
+                quiet = action not in eliminating
                 reduce = 1 if depth >= 3 and index >= 6 and quiet and action != tt_move else 0
                 if index == 0:
                     value = -self._search(child, depth - 1, -beta, -alpha, ply + 1, extensions)
@@ -316,7 +323,7 @@ class AxiomSearchAgent(Agent):
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        self._cutoff(action, ply, depth, mover, action in facts)
+                        self._cutoff(action, ply, depth, mover)
                         break
         flag = UPPER if best_value <= original_alpha else LOWER if best_value >= beta else EXACT
         self.table[key] = (depth, _to_table(best_value, ply), flag, best_move)
@@ -325,24 +332,22 @@ class AxiomSearchAgent(Agent):
     def _ordered(
         self,
         moves: list[int],
-        facts: dict[int, MoveFacts],
+        losing: set[int],
+        eliminating: set[int],
         tt_move: int | None,
         ply: int,
         mover: int,
     ) -> list[int]:
-        """Moves in search order; own-sceptre captures (losses) left out unless forced."""
+        """Moves in search order; own-sceptre captures (``losing``) left out unless forced."""
         killers = self.killers.get(ply, ())
         history = self.history
         keyed = []
-        losing = []
         for action in moves:
-            f = facts.get(action)
-            if f is not None and f.self_capture:
-                losing.append(action)
+            if action in losing:
                 continue
             if action == tt_move:
                 rank = 0
-            elif f is not None and f.eliminates:
+            elif action in eliminating:
                 rank = 1
             elif action in killers:
                 rank = 2
@@ -350,11 +355,11 @@ class AxiomSearchAgent(Agent):
                 rank = 3
             keyed.append((rank, -history.get((mover, action), 0), action))
         if not keyed:
-            return losing
+            return sorted(losing)
         keyed.sort()
         return [a for _, _, a in keyed]
 
-    def _cutoff(self, action: int, ply: int, depth: int, mover: int, sceptre: bool) -> None:
+    def _cutoff(self, action: int, ply: int, depth: int, mover: int) -> None:
         """Remember a move that refuted a line: a killer at this ply and in the history."""
         killers = self.killers.setdefault(ply, [])
         if action not in killers:

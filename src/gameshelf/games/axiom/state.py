@@ -231,6 +231,12 @@ class AxiomState(State):
             sceptres = self._sceptres = self.board.sceptre_cells()
         return sceptres
 
+    def position_key(self) -> bytes:
+        """The position up to translation in x and y, with the side to move, exactly as the
+        repetition rule counts it: equal keys are the same position for the rules (compact
+        bytes; searches keep them, or their hash, in their tables)."""
+        return repetition_key(self.board, self.to_move)
+
     @property
     def seen(self) -> dict[str, int]:
         """How often each position (its 16-hex-digit digest) has occurred."""
