@@ -18,7 +18,7 @@ from gameshelf.agents.axiom_eval import (
     side_facts,
     summarise,
 )
-from gameshelf.agents.axiom_search import MATE_BOUND, AxiomSearchAgent
+from gameshelf.agents.axiom_search import CONTEMPT, MATE_BOUND, AxiomSearchAgent
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
@@ -194,6 +194,19 @@ def test_a_repeated_position_is_not_the_fresh_node() -> None:
     # the third time is a draw by repetition, whatever the table holds for the start
     assert searcher.score_move(twice, back, 2) == 0
     assert (start, 3) not in searcher.table
+
+
+def test_a_draw_costs_the_player_choosing_the_contempt_in_play_and_nothing_in_analysis() -> None:
+    game = axiom_game()
+    twice = game.new_initial_state()
+    for move in SHUFFLE + SHUFFLE[:3]:
+        twice.play(move)
+    back = twice.parse_action(SHUFFLE[3])  # the start position a third time: a draw
+    searcher = agent(nodes=50_000)
+    assert searcher.score_move(twice, back, 2) == 0
+    assert searcher.score_move(twice, back, 2, contempt=CONTEMPT) == -CONTEMPT
+    assert searcher.score_move(twice, back, 2) == 0  # the table is not the contempt's
+    assert CONTEMPT > 0  # play uses it
 
 
 def test_fixed_seed_and_node_budget_reproduce_the_moves() -> None:

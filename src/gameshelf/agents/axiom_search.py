@@ -17,6 +17,9 @@
   path, so a position met for the second time is a different node from the fresh one.
 * **Mate distance:** a win in n plies scores ``WIN - n``; faster wins and slower losses are
   preferred, and a proven result stops the deepening.
+* **Contempt:** in play a draw (repetition, ply cap) scores :data:`CONTEMPT` below an even
+  position for the side choosing the move (and as much above for its opponent), so the agent
+  plays on from a position a little worse rather than repeat; analysis scores draws at 0.
 * **Evaluation** (:mod:`.axiom_eval`): material, sceptre and cube mobility, pressure on enemy
   sceptres, eliminations on offer, pinned cubes, trapped sceptres and capture threats.
 
@@ -59,8 +62,11 @@ TABLE_LIMIT = 150_000
 position digest, a repetition count and four numbers: about 40 MB at the limit)."""
 
 
-NEW_DEPTH_SHARE = 0.45
+NEW_DEPTH_SHARE = 0.6
 """No new depth starts once this share of the move's time is spent (it would not finish)."""
+CONTEMPT = 50
+"""What a draw (repetition, ply cap) costs the player choosing a move, in centi-cubes: hard
+plays on from positions a little worse rather than repeat. Analysis values draws at 0."""
 
 
 class AxiomSearchAgent(Agent):
@@ -103,13 +109,16 @@ class AxiomSearchAgent(Agent):
         self.completed_depth = 0
         self.last_value = 0
         self._reps: dict[int, int] = {}
+        self._contempt = 0
+        self._draw_for: tuple[int, int] | None = None  # (root player, contempt) of the table
+        self._root_player = 0
         self._deadline: float | None = None
         self._budget = 0
 
     # --- playing --------------------------------------------------------------------------
     def step(self, state: State) -> int:
         """The best move found within the budget."""
-        results = self._think(state, self.time_limit, 1)
+        results = self._think(state, self.time_limit, 1, CONTEMPT)
         return results[0][0]
 
     def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
@@ -122,7 +131,7 @@ class AxiomSearchAgent(Agent):
             raise ValueError(f"top must be at least 1, got {top}")
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to analyse")
-        results = self._think(state, seconds, top)
+        results = self._think(state, seconds, top, 0)
         out = []
         for action, score in results[:top]:
             if score >= MATE_BOUND:
@@ -138,10 +147,12 @@ class AxiomSearchAgent(Agent):
             )
         return out
 
-    def score_move(self, state: State, action: int, depth: int) -> int:
+    def score_move(self, state: State, action: int, depth: int, contempt: int = 0) -> int:
         """The score of playing ``action`` in ``state`` for its mover, searched ``depth`` plies
         in all (no clock; the node budget, if any, still applies): centi-cubes, or beyond
-        ``±MATE_BOUND`` a proven win or loss. The transposition table is kept between calls."""
+        ``±MATE_BOUND`` a proven win or loss; a draw scores ``-contempt`` for the mover (play
+        uses :data:`CONTEMPT`). The transposition table is kept between calls with the same
+        mover and contempt."""
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
         if action not in state.legal_actions():
@@ -149,6 +160,7 @@ class AxiomSearchAgent(Agent):
         self._deadline = None
         self._budget = self.node_budget or 1 << 62
         self.nodes = 0
+        self._value_draws(state, contempt)
         self._reps = self._game_repetitions(state)
         child = state.clone()
         child.apply_action(action)
@@ -159,9 +171,13 @@ class AxiomSearchAgent(Agent):
             self._leave(key)
 
     # --- iterative deepening --------------------------------------------------------------
-    def _think(self, state: State, seconds: float | None, multipv: int) -> list[tuple[int, int]]:
-        """Deepen on ``state``; the root moves with their scores, best first."""
+    def _think(
+        self, state: State, seconds: float | None, multipv: int, contempt: int
+    ) -> list[tuple[int, int]]:
+        """Deepen on ``state`` (a draw worth ``-contempt`` to its mover); the root moves with
+        their scores, best first."""
         start = time.perf_counter()
+        self._value_draws(state, contempt)
         self._deadline = None if seconds is None else start + seconds
         self._budget = self.node_budget or 1 << 62
         self.nodes = 0
@@ -370,12 +386,23 @@ class AxiomSearchAgent(Agent):
 
     def _terminal(self, state: State, ply: int) -> int:
         """Score of a finished game for the player who would move next."""
-        value = state.returns()[state.to_move]  # type: ignore[attr-defined]
+        mover = state.to_move  # type: ignore[attr-defined]
+        value = state.returns()[mover]
         if value > 0:
             return WIN - ply
         if value < 0:
             return -WIN + ply
-        return 0
+        return -self._contempt if mover == self._root_player else self._contempt
+
+    def _value_draws(self, state: State, contempt: int) -> None:
+        """Score draws ``-contempt`` for ``state``'s mover (and ``+contempt`` for the other) in
+        the searches to come; the table's scores hold for one such choice only, so another
+        empties it."""
+        root = state.to_move  # type: ignore[attr-defined]
+        if self._draw_for != (root, contempt):
+            self.table.clear()
+            self._draw_for = (root, contempt)
+        self._root_player, self._contempt = root, contempt
 
     # --- repetitions ----------------------------------------------------------------------
     def _game_repetitions(self, state: State) -> dict[int, int]:

@@ -124,9 +124,9 @@ RUNS: tuple[Run, ...] = (
         "axiom-classic",
         "axiom",
         ("hard", "axiom-classic"),
-        # 10, not 20: a game runs to 300 plies at about 3 s a ply when neither side breaks
-        # through (20 games would take about 40 minutes on 2 cores).
-        10,
+        # 20 games take about 30 minutes on 2 cores (a game that neither side breaks through
+        # runs to the 300-ply cap at about 3 s a ply); 10 could not tell 60% from 80%.
+        20,
         "Axiom: hard vs a classical alpha-beta given 3x hard's time a move",
         target=0.80,
     ),
