@@ -81,7 +81,11 @@ def move_facts(state: Any, action: int) -> MoveFacts:
         source, target = cells[action // 72], cells[action // 6 % 12]
         mover = next(s for s, c, _ in sceptres if c == source)
         captures = any(s != mover and c == target for s, c, _ in sceptres)
-        self_capture = target != source and any(s == mover and c == target for s, c, _ in sceptres)
+        self_capture = (
+            not captures
+            and target != source
+            and any(s == mover and c == target for s, c, _ in sceptres)
+        )
     eliminates = (
         target != source
         and cubes[source] >> 6 != mover
@@ -110,9 +114,9 @@ def sceptre_facts(state: Any, actions: list[int]) -> dict[int, MoveFacts]:
         there = holders.get(target)
         captures = self_capture = eliminates = False
         if target != source:
-            if there is not None:
+            if there is not None:  # a capture wins even where the mover's other sceptre is
                 captures = (1 - mover) in there
-                self_capture = mover in there
+                self_capture = not captures and mover in there
             eliminates = (
                 cubes[source] >> 6 != mover
                 and cubes[target] >> 6 == mover
@@ -294,12 +298,12 @@ def summarise(board: Board, player: int, actions: list[int]) -> Side:
         if target != source:
             there = holders.get(target)
             if there is not None:
-                if player in there:
-                    continue  # a self-capture is no move to count on
-                if enemy in there:
+                if enemy in there:  # a capture (it wins even beside one's own sceptre)
                     movers.add(source)
                     captures.add(target)
                     continue
+                if player in there:
+                    continue  # a self-capture is no move to count on
             if source in sources and cubes[target] >> 6 == player:
                 eliminated.add(source)
         movers.add(source)

@@ -2,7 +2,8 @@
 
 * **Iterative deepening** until the time (or node) budget is spent; the move of the last finished
   depth is played, or a better one the unfinished depth has already proven. No new depth starts
-  once half the time is gone (it would not finish), so a move takes at most about its budget.
+  once 60% of the time is gone (:data:`NEW_DEPTH_SHARE`) and the search stops at the deadline,
+  so a move takes at most about its budget.
 * **Captures seen through.** A side that can capture (move onto a cube holding an enemy sceptre)
   wins at once, so every node first looks for such a move and scores a win without searching.
   At the horizon a side whose sceptre is under a capture threat is searched one ply further
