@@ -167,7 +167,7 @@ class AxiomSearchAgent(Agent):
         child.apply_action(action)
         key = self._enter(child)
         try:
-            return -self._search(child, depth - 1, -INFINITY, INFINITY, 1, 0)
+            return -self._search(child, key, depth - 1, -INFINITY, INFINITY, 1, 0)
         finally:
             self._leave(key)
 
@@ -246,12 +246,12 @@ class AxiomSearchAgent(Agent):
             key = self._enter(child)
             try:
                 if index < multipv:
-                    value = -self._search(child, depth - 1, -INFINITY, INFINITY, 1, 0)
+                    value = -self._search(child, key, depth - 1, -INFINITY, INFINITY, 1, 0)
                 else:
                     alpha = found[multipv - 1]
-                    value = -self._search(child, depth - 1, -alpha - 1, -alpha, 1, 0)
+                    value = -self._search(child, key, depth - 1, -alpha - 1, -alpha, 1, 0)
                     if value > alpha:
-                        value = -self._search(child, depth - 1, -INFINITY, -alpha, 1, 0)
+                        value = -self._search(child, key, depth - 1, -INFINITY, -alpha, 1, 0)
             finally:
                 self._leave(key)
             scores[action] = value
@@ -263,9 +263,10 @@ class AxiomSearchAgent(Agent):
 
     # --- the search -----------------------------------------------------------------------
     def _search(
-        self, state: State, depth: int, alpha: int, beta: int, ply: int, extensions: int
+        self, state: State, pos: int, depth: int, alpha: int, beta: int, ply: int, extensions: int
     ) -> int:
-        """Negamax score of ``state`` for its player to move, within (alpha, beta)."""
+        """Negamax score of ``state`` (whose :func:`position_hash` is ``pos``, as
+        :meth:`_enter` gave it) for its player to move, within (alpha, beta)."""
         if self.nodes >= self._budget:
             raise OutOfBudget
         self.nodes += 1
@@ -290,7 +291,6 @@ class AxiomSearchAgent(Agent):
         beta = min(beta, WIN - ply - 1)
         if alpha >= beta:
             return alpha
-        pos = position_hash(state)
         key = (pos, self._reps.get(pos, 0))
         entry = self.table.get(key)
         tt_move = None
@@ -322,17 +322,27 @@ class AxiomSearchAgent(Agent):
                 quiet = action not in eliminating
                 reduce = 1 if depth >= 3 and index >= 6 and quiet and action != tt_move else 0
                 if index == 0:
-                    value = -self._search(child, depth - 1, -beta, -alpha, ply + 1, extensions)
+                    value = -self._search(
+                        child, child_key, depth - 1, -beta, -alpha, ply + 1, extensions
+                    )
                 else:
                     value = -self._search(
-                        child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, extensions
+                        child,
+                        child_key,
+                        depth - 1 - reduce,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        extensions,
                     )
                     if value > alpha and reduce:
                         value = -self._search(
-                            child, depth - 1, -alpha - 1, -alpha, ply + 1, extensions
+                            child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1, extensions
                         )
                     if alpha < value < beta:
-                        value = -self._search(child, depth - 1, -beta, -alpha, ply + 1, extensions)
+                        value = -self._search(
+                            child, child_key, depth - 1, -beta, -alpha, ply + 1, extensions
+                        )
             finally:
                 self._leave(child_key)
             if value > best_value:
