@@ -36,6 +36,7 @@ from gameshelf.core.game import Game, State
 
 from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget
 from .analysis import PV_LIMIT, MoveAnalysis
+from .axiom_book import book_move
 from .axiom_eval import (
     DEFAULT_WEIGHTS,
     Weights,
@@ -75,6 +76,8 @@ class AxiomSearchAgent(Agent):
 
     ``time_limit`` is seconds per move; ``node_budget`` caps the nodes per move (a seed plus a
     node budget and no time limit reproduces every move). With neither, one second a move.
+    ``book``: play the opening book's move where it has one (:mod:`.axiom_book`; analysis never
+    uses it).
     """
 
     name = "axiom-search"
@@ -87,6 +90,7 @@ class AxiomSearchAgent(Agent):
         node_budget: int | None = None,
         max_depth: int = 64,
         weights: Weights = DEFAULT_WEIGHTS,
+        book: bool = False,
     ) -> None:
         super().__init__(game, seed)
         if game.spec.name != "axiom":
@@ -103,6 +107,7 @@ class AxiomSearchAgent(Agent):
         self.node_budget = node_budget
         self.max_depth = max_depth
         self.weights = weights
+        self.book = book
         self.table: dict[tuple[int, int], tuple[int, int, int, int | None]] = {}
         self.killers: dict[int, list[int]] = {}
         self.history: dict[tuple[int, int], int] = {}
@@ -118,7 +123,12 @@ class AxiomSearchAgent(Agent):
 
     # --- playing --------------------------------------------------------------------------
     def step(self, state: State) -> int:
-        """The best move found within the budget."""
+        """The opening book's move (with ``book``, where it has one), else the best move found
+        within the budget."""
+        if self.book:
+            action = book_move(state)
+            if action is not None:
+                return action
         results = self._think(state, self.time_limit, 1, CONTEMPT)
         return results[0][0]
 

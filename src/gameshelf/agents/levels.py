@@ -209,7 +209,8 @@ def build_level(
     if spec.algorithm == "axiom-search":
         from .axiom_search import AxiomSearchAgent
 
-        return AxiomSearchAgent(game, seed, time_limit=clock, node_budget=cap)
+        book = level in AXIOM_BOOK_LEVELS
+        return AxiomSearchAgent(game, seed, time_limit=clock, node_budget=cap, book=book)
     if spec.algorithm == "cage-alphabeta":
         from .cage_search import CageAlphaBetaAgent
 
@@ -265,6 +266,10 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
         game, seed, node_budget=spec.budget * CAP_FACTOR, time_limit=spec.time_limit
     )
 
+
+AXIOM_BOOK_LEVELS = frozenset({"hard", "expert"})
+"""The Axiom levels that open from the book (``agents/axiom_book.py``): its moves were searched
+about ten times hard's time, deeper than these levels reach in the opening."""
 
 CLASSIC_TIME_FACTOR = 3.0
 """How many times ``hard``'s seconds a move the classical Axiom engine gets (the issue's

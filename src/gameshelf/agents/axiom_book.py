@@ -1,0 +1,147 @@
+"""An Axiom opening book: the first moves of ``hard`` and ``expert``, searched far longer once.
+
+In the opening a level's own search (1.5 s for hard) is at its shallowest relative to what
+the choice decides, and the same few positions come up game after game: against the classical
+engine, one reply of hard's second move lost all three games it was played in and the other won
+all five, while hard chose between them by a hair (docs/agents.md). The book holds, for each
+position of a small tree of likely openings, the move the Axiom search finds best at
+:data:`BOOK_SECONDS` (about ten times hard's budget).
+
+The tree (:func:`build`) has one half per seat the book plays (the shipped book: the second
+player's, :data:`BOOK_SEATS`): where the book's side moves, only its best move is followed;
+where the other side moves, its ``replies`` best moves are. Positions are keyed by the side to
+move and the absolute listing (a book move is a move of that very board); a move is stored as
+text and played only if it is legal there.
+
+Rebuild with ``scripts/axiom_book.py`` (minutes on two cores); the searches run on the clock,
+so a rebuild may differ where two moves score alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from gameshelf.core.game import State
+from gameshelf.core.registry import load
+
+BOOK_PATH = Path(__file__).with_name("data") / "axiom_book.json"
+"""The shipped book (JSON: format, settings and ``positions``: key → move text)."""
+BOOK_GAME = "axiom"
+"""The game string the book was built for: other options change the rules it assumed."""
+BOOK_SECONDS = 12.0
+"""Search time per book position."""
+BOOK_SEATS = (1,)
+"""The seats the shipped book plays: the second player only. Against the classical engine
+(seed 0) a book for both seats won 8 of the 10 games hard answered (5 without it) but only 8 of
+the 10 it opened, where hard's own first moves had won all 20 over two seeds (docs/agents.md)."""
+
+
+def book_key(state: State) -> str:
+    """The book's key of ``state``: a digest of the side to move and the board's listing."""
+    text = f"{state.current_player()}\n{state.listing()}"  # type: ignore[attr-defined]
+    return hashlib.sha1(text.encode()).hexdigest()[:20]
+
+
+@cache
+def load_book(path: Path = BOOK_PATH) -> dict[str, str]:
+    """The book's positions (key → move text); an empty book if the file is missing."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    if data.get("format") != "gameshelf-axiom-book" or data.get("game") != BOOK_GAME:
+        raise ValueError(f"{path} is not an Axiom opening book for {BOOK_GAME!r}")
+    positions = data["positions"]
+    if not isinstance(positions, dict):
+        raise ValueError(f"{path}: 'positions' must map keys to moves")
+    return {str(key): str(move) for key, move in positions.items()}
+
+
+def book_move(state: State, book: dict[str, str] | None = None) -> int | None:
+    """The book's move for ``state`` as an action id, or ``None`` (not in the book, another
+    rule set, or a stored move that is not legal here)."""
+    if state.game.game_string != BOOK_GAME or state.is_terminal():
+        return None
+    text = (load_book() if book is None else book).get(book_key(state))
+    if text is None:
+        return None
+    try:
+        action = state.parse_action(text)
+    except ValueError:
+        return None
+    return action if action in state.legal_actions() else None
+
+
+# --- building ---------------------------------------------------------------------------------
+def _analyse(job: tuple[tuple[int, ...], float, int]) -> tuple[tuple[int, ...], list[int], str]:
+    """Search the position after ``actions``: (actions, its ``top`` best moves, best as text)."""
+    from .axiom_search import AxiomSearchAgent
+
+    actions, seconds, top = job
+    game = load(BOOK_GAME)
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    agent = AxiomSearchAgent(game, seed=0, time_limit=seconds)
+    found = agent.analyse(state, seconds, top)
+    return actions, [m.action for m in found], found[0].text
+
+
+def build(
+    seconds: float = BOOK_SECONDS,
+    replies: int = 3,
+    plies: int = 5,
+    jobs: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+    seats: tuple[int, ...] = BOOK_SEATS,
+) -> dict[str, Any]:
+    """Search the book's tree (see the module docstring) for the book's ``seats`` up to
+    ``plies`` plies from the start; the book as the JSON object :func:`load_book` reads."""
+    positions: dict[str, str] = {}
+    # a frontier entry: the moves from the start, and the seat the book plays in that half
+    frontier: list[tuple[tuple[int, ...], int]] = [((), seat) for seat in seats]
+    done = 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for ply in range(plies + 1):
+            if ply == plies:  # the last ply: only the book's own moves are wanted
+                frontier = [(a, seat) for a, seat in frontier if len(a) % 2 == seat]
+            wanted = sorted({actions for actions, _ in frontier})
+            results = {
+                actions: (top, best)
+                for actions, top, best in pool.map(
+                    _analyse, [(actions, seconds, replies) for actions in wanted]
+                )
+            }
+            done += len(wanted)
+            if progress:
+                progress(ply, done)
+            game = load(BOOK_GAME)
+            following: list[tuple[tuple[int, ...], int]] = []
+            for actions, seat in frontier:
+                top, best = results[actions]
+                state = game.new_initial_state()
+                for action in actions:
+                    state.apply_action(action)
+                mine = state.current_player() == seat
+                if mine:
+                    positions[book_key(state)] = best
+                for action in top[:1] if mine else top:
+                    child = state.clone()
+                    child.apply_action(action)
+                    if not child.is_terminal():
+                        following.append(((*actions, action), seat))
+            frontier = following
+    return {
+        "format": "gameshelf-axiom-book",
+        "game": BOOK_GAME,
+        "seconds": seconds,
+        "replies": replies,
+        "plies": plies,
+        "seats": list(seats),
+        "positions": dict(sorted(positions.items())),
+    }
