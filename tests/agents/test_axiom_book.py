@@ -9,6 +9,7 @@ import pytest
 
 from gameshelf.agents.axiom_book import book_key, book_move, build, load_book
 from gameshelf.agents.axiom_search import AxiomSearchAgent
+from gameshelf.agents.base import make_agent
 from gameshelf.agents.levels import build_level
 from gameshelf.core.registry import load
 
@@ -129,19 +130,18 @@ def _first_booked_reply() -> object:
     raise AssertionError("the shipped book answers no first move")
 
 
-def test_hard_and_expert_open_from_the_book_and_medium_searches() -> None:
+def test_the_book_agent_answers_from_the_book_and_the_levels_search() -> None:
     game = load("axiom")
     position = _first_booked_reply()
-    expected = book_move(position)  # type: ignore[arg-type]
-    for level in ("hard", "expert"):
+    booked = make_agent("axiom-hard-book", game, seed=3)
+    assert isinstance(booked, AxiomSearchAgent) and booked.book
+    assert booked.step(position) == book_move(position)  # type: ignore[arg-type]
+    assert booked.nodes == 0  # no search ran
+    for level in ("medium", "hard", "expert"):  # the book was tried and not adopted
         agent = build_level(game, level, seed=3, fixed=True)
-        assert isinstance(agent, AxiomSearchAgent) and agent.book
-        assert agent.step(position) == expected  # type: ignore[arg-type]
-        assert agent.nodes == 0  # no search ran
-    medium = build_level(game, "medium", seed=3, fixed=True)
-    assert isinstance(medium, AxiomSearchAgent) and not medium.book
-    medium.step(position)  # type: ignore[arg-type]
-    assert medium.nodes > 0
+        assert isinstance(agent, AxiomSearchAgent) and not agent.book
+    with pytest.raises(ValueError, match="Axiom only"):
+        make_agent("axiom-hard-book", load("cage"), seed=3)
 
 
 def test_build_searches_a_half_per_seat() -> None:
