@@ -15,7 +15,8 @@ import json
 import sys
 import time
 
-from gameshelf.agents.axiom_book import BOOK_PATH, BOOK_SEATS, BOOK_SECONDS, build
+from gameshelf.agents.axiom_book import BOOK_PATH, BOOK_SEATS, BOOK_SECONDS
+from gameshelf.agents.axiom_book_build import build
 
 
 def main() -> int:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gameshelf.agents.axiom_book import book_key, book_move, build, load_book
+from gameshelf.agents.axiom_book import book_key, book_move, load_book
+from gameshelf.agents.axiom_book_build import build
 from gameshelf.agents.axiom_search import AxiomSearchAgent
 from gameshelf.agents.base import make_agent
 from gameshelf.agents.levels import build_level

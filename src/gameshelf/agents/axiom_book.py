@@ -9,11 +9,11 @@ times hard's budget). The arena agent ``axiom-hard-book`` is hard with the book;
 not use it: over 40 games against the classical engine it won 33, hard alone 34
 (docs/agents.md, "An opening book for the second player").
 
-The tree (:func:`build`) has one half per seat the book plays (the shipped book: the second
-player's, :data:`BOOK_SEATS`): where the book's side moves, only its best move is followed;
-where the other side moves, its ``replies`` best moves are. Positions are keyed by the side to
-move and the absolute listing (a book move is a move of that very board); a move is stored as
-text and played only if it is legal there.
+The tree (built by :mod:`.axiom_book_build`) has one half per seat the book plays (the shipped
+book: the second player's, :data:`BOOK_SEATS`): where the book's side moves, only its best move
+is followed; where the other side moves, its ``replies`` best moves are. Positions are keyed by
+the side to move and the absolute listing (a book move is a move of that very board); a move is
+stored as text and played only if it is legal there.
 
 Rebuild with ``scripts/axiom_book.py`` (minutes on two cores); the searches run on the clock,
 so a rebuild may differ where two moves score alike.
@@ -23,14 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from gameshelf.core.game import State
-from gameshelf.core.registry import load
 
 BOOK_PATH = Path(__file__).with_name("data") / "axiom_book.json"
 """The shipped book (JSON: format, settings and ``positions``: key → move text)."""
@@ -77,73 +73,3 @@ def book_move(state: State, book: dict[str, str] | None = None) -> int | None:
     except ValueError:
         return None
     return action if action in state.legal_actions() else None
-
-
-# --- building ---------------------------------------------------------------------------------
-def _analyse(job: tuple[tuple[int, ...], float, int]) -> tuple[tuple[int, ...], list[int], str]:
-    """Search the position after ``actions``: (actions, its ``top`` best moves, best as text)."""
-    from .axiom_search import AxiomSearchAgent
-
-    actions, seconds, top = job
-    game = load(BOOK_GAME)
-    state = game.new_initial_state()
-    for action in actions:
-        state.apply_action(action)
-    agent = AxiomSearchAgent(game, seed=0, time_limit=seconds)
-    found = agent.analyse(state, seconds, top)
-    return actions, [m.action for m in found], found[0].text
-
-
-def build(
-    seconds: float = BOOK_SECONDS,
-    replies: int = 3,
-    plies: int = 5,
-    jobs: int = 2,
-    progress: Callable[[int, int], None] | None = None,
-    seats: tuple[int, ...] = BOOK_SEATS,
-) -> dict[str, Any]:
-    """Search the book's tree (see the module docstring) for the book's ``seats`` up to
-    ``plies`` plies from the start; the book as the JSON object :func:`load_book` reads."""
-    positions: dict[str, str] = {}
-    # a frontier entry: the moves from the start, and the seat the book plays in that half
-    frontier: list[tuple[tuple[int, ...], int]] = [((), seat) for seat in seats]
-    done = 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for ply in range(plies + 1):
-            if ply == plies:  # the last ply: only the book's own moves are wanted
-                frontier = [(a, seat) for a, seat in frontier if len(a) % 2 == seat]
-            wanted = sorted({actions for actions, _ in frontier})
-            results = {
-                actions: (top, best)
-                for actions, top, best in pool.map(
-                    _analyse, [(actions, seconds, replies) for actions in wanted]
-                )
-            }
-            done += len(wanted)
-            if progress:
-                progress(ply, done)
-            game = load(BOOK_GAME)
-            following: list[tuple[tuple[int, ...], int]] = []
-            for actions, seat in frontier:
-                top, best = results[actions]
-                state = game.new_initial_state()
-                for action in actions:
-                    state.apply_action(action)
-                mine = state.current_player() == seat
-                if mine:
-                    positions[book_key(state)] = best
-                for action in top[:1] if mine else top:
-                    child = state.clone()
-                    child.apply_action(action)
-                    if not child.is_terminal():
-                        following.append(((*actions, action), seat))
-            frontier = following
-    return {
-        "format": "gameshelf-axiom-book",
-        "game": BOOK_GAME,
-        "seconds": seconds,
-        "replies": replies,
-        "plies": plies,
-        "seats": list(seats),
-        "positions": dict(sorted(positions.items())),
-    }
