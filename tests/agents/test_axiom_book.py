@@ -75,6 +75,16 @@ def test_a_broken_book_file_is_refused_with_its_name(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"format": "gameshelf-axiom-book", "game": "axiom", "positions": []}))
     with pytest.raises(ValueError, match="positions"):
         load_book(bad)
+    bad.write_text(json.dumps({"format": "gameshelf-axiom-book", "game": "axiom"}))
+    with pytest.raises(ValueError, match="positions"):
+        load_book(bad)
+    bad.write_text('{"format": "gameshelf-axiom-book", ')
+    with pytest.raises(ValueError, match=r"book\.json is not JSON"):
+        load_book(bad)
+    bad.write_text("[]")
+    with pytest.raises(ValueError, match="not an Axiom opening book"):
+        load_book(bad)
+    assert load_book(tmp_path / "missing.json") == {}
 
 
 def test_the_shipped_book_answers_the_likely_first_moves_and_never_opens() -> None:

@@ -48,13 +48,21 @@ def book_key(state: State) -> str:
 
 @cache
 def load_book(path: Path = BOOK_PATH) -> dict[str, str]:
-    """The book's positions (key → move text); an empty book if the file is missing."""
+    """The book's positions (key → move text); an empty book if the file is missing, and a
+    ``ValueError`` naming the file if it is not a book."""
     if not path.exists():
         return {}
-    data = json.loads(path.read_text())
-    if data.get("format") != "gameshelf-axiom-book" or data.get("game") != BOOK_GAME:
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not JSON: {error}") from error
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != "gameshelf-axiom-book"
+        or data.get("game") != BOOK_GAME
+    ):
         raise ValueError(f"{path} is not an Axiom opening book for {BOOK_GAME!r}")
-    positions = data["positions"]
+    positions = data.get("positions")
     if not isinstance(positions, dict):
         raise ValueError(f"{path}: 'positions' must map keys to moves")
     return {str(key): str(move) for key, move in positions.items()}
