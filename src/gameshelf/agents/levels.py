@@ -278,9 +278,12 @@ def _book_axiom(game: Game, seed: int | None) -> Agent:
     engine it won 33 of 40 where hard without it won 34 (docs/agents.md); kept to reproduce."""
     from .axiom_search import AxiomSearchAgent
 
-    spec = level_spec(game, "hard")
-    cap = spec.budget * CAP_FACTOR
-    return AxiomSearchAgent(game, seed, time_limit=spec.time_limit, node_budget=cap, book=True)
+    if game.spec.name != "axiom":
+        raise ValueError(f"axiom-hard-book plays Axiom only, not {game.game_string}")
+    agent = build_level(game, "hard", seed)
+    assert isinstance(agent, AxiomSearchAgent)
+    agent.book = True
+    return agent
 
 
 def _classic_axiom(game: Game, seed: int | None) -> Agent:
