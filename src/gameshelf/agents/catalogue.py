@@ -41,7 +41,7 @@ _RAW = {
     "cage-paranoid": (38, "Cage only: paranoid alpha-beta, 1 s a move (the old 3-4 player hard)"),
     "axiom-previous-hard": (38, "Axiom only: the hard level before the Axiom search (depth 3)"),
     "axiom-classic": (39, "Axiom only: classical alpha-beta given 3x hard's time a move"),
-    "axiom-hard-book": (40, "Axiom only: level hard answering from an opening book (a trial)"),
+    "axiom-hard-book": (39, "Axiom only: level hard answering from an opening book (a trial)"),
 }
 _LEVEL_STRENGTH = {"easy": 20, "medium": 30, "hard": 40, "expert": 50}
 
