@@ -264,33 +264,3 @@ def test_a_draw_is_worth_less_than_any_position_the_evaluation_scores() -> None:
     agent._me = 0
     assert agent._terminal_value(drawn, 0, 2) < -100.0
     assert agent._terminal_value(drawn, 0, 2) > -TO_MOVE_WINS
-
-
-def _fixed_depth_searches(cutoff: bool, depth: int) -> tuple[list[tuple[int, float]], int]:
-    """Best move and value of a fixed-depth search (no clock, no node cap) at positions of
-    seeded random games, with the winning-drop cutoff on or off; and the nodes it took."""
-    rng = random.Random(11)
-    results: list[tuple[int, float]] = []
-    nodes = 0
-    for _ in range(4):
-        state = load("cage").new_initial_state()
-        for ply in range(20):
-            if state.is_terminal():
-                break
-            if ply % 4 == 3:
-                agent = CageAlphaBetaAgent(state.game, seed=5, node_budget=10**9, max_depth=depth)
-                agent.drop_win_cutoff = cutoff
-                results.append((agent.step(state.clone()), agent.last_value))
-                nodes += agent.nodes
-            state.apply_action(rng.choice(state.legal_actions()))
-    return results, nodes
-
-
-def test_winning_drop_cutoff_changes_no_value_and_saves_nodes() -> None:
-    """The cutoff scores a node whose mover has a winning drop without searching its moves:
-    the same moves and values as the full search, in fewer nodes."""
-    with_cutoff, fewer = _fixed_depth_searches(True, 3)
-    without, more = _fixed_depth_searches(False, 3)
-    assert len(with_cutoff) >= 12
-    assert with_cutoff == without
-    assert fewer < more

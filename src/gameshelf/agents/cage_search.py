@@ -557,13 +557,9 @@ def _repeats(state: State) -> bool:
 
 class CageAlphaBetaAgent(AlphaBetaAgent):
     """Two-player Cage: iterative-deepening alpha-beta on the clock with the threat evaluator;
-    at the horizon a mover who can complete a line by a drop counts as (almost) winning, and
-    above it such a node is scored as the win it is without searching its moves."""
+    at the horizon a mover who can complete a line by a drop counts as (almost) winning."""
 
     name = "cage-alphabeta"
-    drop_win_cutoff = True
-    """Score a node whose mover has a winning drop at once (off only to test that it changes
-    no value)."""
 
     def __init__(
         self,
@@ -603,13 +599,6 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         """As the base negamax, but a value that a repetition draw in its subtree decided is not
         stored in the table: it holds only on this path (the position's history), and a stored
         one would hide a win reached another way."""
-        if depth > 0 and self.drop_win_cutoff:
-            assert isinstance(state, CageState)
-            if state.outcome is None and drop_win(state, state.player) >= 0:
-                # Exactly the value the search would find (a drop completes only its own
-                # colour's lines, so it wins at once), without generating every move first.
-                self._tick()
-                return WIN - ply - 1
         outer = self._path_dependent
         self._path_dependent = False
         value = super()._search(state, depth, alpha, beta, ply, me)
