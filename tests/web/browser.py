@@ -89,12 +89,19 @@ class Browser:
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def click(self, css: str, timeout: float = 30) -> None:
-        element = self.wait(
-            lambda: next((e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None),
-            timeout,
-            f"an enabled {css!r}",
-        )
-        element.click()
+        """Click the first visible, enabled ``css`` element; found and clicked in one poll, so
+        an element the page re-rendered between the two (stale) is looked up again."""
+
+        def clicked() -> bool | None:
+            element = next(
+                (e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None
+            )
+            if element is None:
+                return None
+            element.click()
+            return True
+
+        self.wait(clicked, timeout, f"an enabled {css!r}")
 
     def click_at(self, element: WebElement, x: float, y: float) -> None:
         """Click at (x, y) CSS pixels from the element's top-left corner (a real pointer click)."""
