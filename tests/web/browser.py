@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -89,19 +90,24 @@ class Browser:
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def click(self, css: str, timeout: float = 30) -> None:
-        """Click the first visible, enabled ``css`` element; found and clicked in one poll, so
-        an element the page re-rendered between the two (stale) is looked up again."""
-
-        def clicked() -> bool | None:
-            element = next(
-                (e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None
+        """Click the first visible, enabled ``css`` element; one the page re-rendered between
+        being found and clicked (stale) is looked up again. Other click errors (another
+        element in the way, say) are raised at once, with their own message."""
+        deadline = time.monotonic() + timeout
+        while True:
+            element = self.wait(
+                lambda: next(
+                    (e for e in self.finds(css) if e.is_displayed() and e.is_enabled()), None
+                ),
+                max(deadline - time.monotonic(), 0.1),
+                f"an enabled {css!r}",
             )
-            if element is None:
-                return None
-            element.click()
-            return True
-
-        self.wait(clicked, timeout, f"an enabled {css!r}")
+            try:
+                element.click()
+                return
+            except StaleElementReferenceException:
+                if time.monotonic() > deadline:
+                    raise
 
     def click_at(self, element: WebElement, x: float, y: float) -> None:
         """Click at (x, y) CSS pixels from the element's top-left corner (a real pointer click)."""
