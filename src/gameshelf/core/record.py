@@ -23,6 +23,10 @@ What loading checks (:func:`parse_record`, :func:`load_record`), each failure on
   for a simultaneous turn) are required; ``action`` is an action id (0 or more) or left out,
   in which case the notation alone is replayed.
 - ``result``: one finite number per seat.
+- ``files`` (optional): for each option of the game string that names a file on this
+  machine (AXIA's ``cards=PATH``), ``"sha256:<hex>"`` of that file's bytes when the game was
+  recorded. The file must still hold those bytes: a record whose card file was edited since
+  would otherwise replay, silently, with other cards.
 - Fields this format does not know are ignored (the server adds ``seed_commitment`` and
   ``seed_salt``; people add notes), except a name that looks like a misspelling of a field
   the record lacks (``reslt``, ``acton``): that is refused, because ignoring it would
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import hashlib
 import json
 import math
 import os
@@ -77,10 +82,13 @@ class GameRecord:
     started: str = ""
     finished: str | None = None
     initial_position: str | None = None
+    files: dict[str, str] = field(default_factory=dict)
+    """``{option: "sha256:<hex>"}`` of the files the game string's options name
+    (:func:`file_digests`); empty for a game that reads no file of its own."""
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON-able data."""
-        return {
+        """The record as JSON-able data (``files`` only when there are some)."""
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -92,6 +100,9 @@ class GameRecord:
             "started": self.started,
             "finished": self.finished,
         }
+        if self.files:
+            data["files"] = dict(self.files)
+        return data
 
     def dumps(self) -> str:
         """The record as pretty JSON text (``ValueError`` for a non-finite result: JSON has
@@ -160,7 +171,20 @@ def record_from_state(
         started=started or now_iso(),
         finished=now_iso() if state.is_terminal() else None,
         initial_position=initial_position,
+        files=file_digests(game),
     )
+
+
+def file_digests(game: Game) -> dict[str, str]:
+    """``{option: "sha256:<hex>"}`` for each option of ``game`` that names a file (an
+    ``OptionSpec.names_file`` option whose value is the path of a file here); a value that
+    names a registered set instead (``cards=standard``) has none."""
+    digests = {}
+    for spec in game.spec.options:
+        value = game.spec.params.get(spec.name)
+        if spec.names_file and isinstance(value, str) and Path(value).is_file():
+            digests[spec.name] = "sha256:" + hashlib.sha256(Path(value).read_bytes()).hexdigest()
+    return digests
 
 
 def _start(game: Game, seed: int | None, initial_position: str | None) -> State:
@@ -184,9 +208,24 @@ def _count(number: int, noun: str) -> str:
 
 def _game_of(record: GameRecord) -> Game:
     try:
-        return load(record.game)
+        game = load(record.game)
     except GameshelfError as exc:
         raise InvalidRecord(f"record cannot start: {exc}") from None
+    now = file_digests(game)
+    for option, then in record.files.items():
+        value = game.spec.params.get(option)
+        if option not in now:
+            raise InvalidRecord(
+                f"record cannot start: 'files' holds a digest for option {option!r}, "
+                f"which names no file in {record.game}"
+            )
+        if now[option] != then:
+            raise InvalidRecord(
+                f"record cannot start: the file of option {option}={value} has changed since "
+                f"the game was recorded ({then[:19]}... then, {now[option][:19]}... now); "
+                "replaying it would use other data"
+            )
+    return game
 
 
 def _result(value: Any, game: Game) -> list[float] | None:
@@ -279,6 +318,7 @@ FIELDS = (
     "result",
     "started",
     "finished",
+    "files",
 )
 MOVE_FIELDS = ("player", "move", "action")
 
@@ -317,11 +357,32 @@ def parse_record(data: Any) -> GameRecord:
         started=_optional_text(data, "started") or "",
         finished=_optional_text(data, "finished"),
         initial_position=_optional_text(data, "initial_position"),
+        files=_files(data.get("files")),
     )
     game = _game_of(record)
     _check_seats(record, game)
     record.result = _result(data.get("result"), game)
     return record
+
+
+def _files(value: Any) -> dict[str, str]:
+    """The checked ``files`` field: option names to ``"sha256:<64 hex digits>"``."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidRecord("record field 'files' must be an object of option: digest")
+    for option, digest in value.items():
+        if not (
+            isinstance(digest, str)
+            and len(digest) == 71
+            and digest.startswith("sha256:")
+            and all(c in "0123456789abcdef" for c in digest[7:])
+        ):
+            raise InvalidRecord(
+                f"record field 'files': {option!r} must be 'sha256:' and 64 hex digits, "
+                f"got {digest!r}"
+            )
+    return dict(value)
 
 
 def load_record(path: str | Path) -> GameRecord:
