@@ -45,6 +45,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -321,6 +322,8 @@ FIELDS = (
     "files",
 )
 MOVE_FIELDS = ("player", "move", "action")
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+"""What a ``files`` entry holds: a SHA-256 in lower-case hex, named."""
 
 
 def _refuse_misspelt(data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
@@ -372,12 +375,7 @@ def _files(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise InvalidRecord("record field 'files' must be an object of option: digest")
     for option, digest in value.items():
-        if not (
-            isinstance(digest, str)
-            and len(digest) == 71
-            and digest.startswith("sha256:")
-            and all(c in "0123456789abcdef" for c in digest[7:])
-        ):
+        if not (isinstance(digest, str) and DIGEST.fullmatch(digest)):
             raise InvalidRecord(
                 f"record field 'files': {option!r} must be 'sha256:' and 64 hex digits, "
                 f"got {digest!r}"
