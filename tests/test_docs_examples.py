@@ -121,3 +121,15 @@ def test_cage_page_transcript_is_what_gameshelf_play_prints() -> None:
     echoed = prompt.pattern.split("(.*)")[0]  # the prompt alone: the command echoes no input
     printed = re.sub(echoed, lambda match: f"{match.group(0)}{next(answers)}\n", result.stdout)
     assert printed == shown
+
+
+def test_agents_page_engine_transcript_is_what_the_engine_answers() -> None:
+    """The engine protocol example of agents.md, run: the answers shown are the answers given."""
+    text = section(page("agents.md"), "## External engines")
+    (command,) = [block for block in blocks(text, "sh") if "| gameshelf engine" in block]
+    (shown,) = blocks(text, "text")
+    env = {**os.environ, "PATH": f"{GAMESHELF.parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, env=env, timeout=120, check=True
+    )
+    assert done.stdout == shown

@@ -29,6 +29,10 @@ class Agent(ABC):
     def step(self, state: State) -> int:
         """The action id to play in ``state`` (never at a chance node or a terminal state)."""
 
+    def close(self) -> None:  # noqa: B027 (a hook: most agents hold nothing)
+        """Release what the agent holds outside Python (an external engine's process); the
+        drivers call it when a game is over. Most agents hold nothing."""
+
 
 AGENTS: dict[str, Callable[[Game, int | None], Agent]] = {}
 

@@ -70,6 +70,9 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    from gameshelf.agents.engine import add_engine_arguments
+
+    add_engine_arguments(parser)
     parser.set_defaults(func=arena_command)
     return parser
 
@@ -102,6 +105,15 @@ def arena_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     stream = out or sys.stdout
     try:
+        engines = getattr(args, "engine", None) or []
+        if engines:
+            from gameshelf.agents.engine import register_engines
+
+            if args.backend != "local":
+                raise GameshelfError(
+                    "--engine runs external programs on this machine: use --backend local"
+                )
+            register_engines(engines, args.engine_seconds)
         config = TournamentConfig(
             game=args.game,
             agents=parse_agents(args.agents),

@@ -65,16 +65,20 @@ def play_match(spec: MatchSpec) -> MatchResult:
     started = now_iso()
     think = [0.0] * players
     moves = [0] * players
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(chance_rng))
-            continue
-        seat = state.current_player()
-        clock = time.perf_counter()
-        action = agents[seat].step(state)
-        think[seat] += time.perf_counter() - clock
-        moves[seat] += 1
-        state.apply_action(action)
+    try:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(chance_rng))
+                continue
+            seat = state.current_player()
+            clock = time.perf_counter()
+            action = agents[seat].step(state)
+            think[seat] += time.perf_counter() - clock
+            moves[seat] += 1
+            state.apply_action(action)
+    finally:
+        for agent in agents:
+            agent.close()
     names = [f"{name} (seat {seat})" for seat, name in enumerate(spec.seats)]
     record = record_from_state(state, names, seed=spec.seed, started=started)
     extra: dict[str, Any] = {}

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from gameshelf.agents import AGENTS, UnknownAgent
+from gameshelf.agents.catalogue import unfit_reason
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed
@@ -116,6 +117,9 @@ def run_tournament(
     for name in config.agents:
         if name not in AGENTS:
             raise UnknownAgent(f"unknown agent {name!r}; available: {', '.join(sorted(AGENTS))}")
+        unfit = unfit_reason(name, game)
+        if unfit is not None:  # refused here, not as a traceback from a worker mid-run
+            raise ArenaError(f"agent {name!r} cannot play {game.game_string}: {unfit}")
     players = game.spec.num_players
     specs = schedule(config, players)
     result = TournamentResult(config, game.game_string, players)

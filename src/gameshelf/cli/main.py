@@ -90,6 +90,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal (a new game, or one saved with ``save FILE`` via ``--resume``)."""
     if args.save:
         _check_writable("--save", args.save)  # before the game, not after it is lost
+    if args.engine:
+        from gameshelf.agents.engine import register_engines
+
+        register_engines(args.engine, args.engine_seconds)
     if args.resume:
         if args.game:
             raise GameshelfError("give a game or --resume FILE, not both")
@@ -102,11 +106,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         seats, defaulted = parse_seats(game, args.seat or [])
         table = new_table(game, seats, args.seed, think=args.think)
     color = _color(args)
-    if not table.humans():
-        status = play_bots_only(table, sys.stdout, args.quiet, color)
-    else:
-        print(announce(table, defaulted))
-        status = interactive(table, default_reader, sys.stdout, color)
+    try:
+        if not table.humans():
+            status = play_bots_only(table, sys.stdout, args.quiet, color)
+        else:
+            print(announce(table, defaulted))
+            status = interactive(table, default_reader, sys.stdout, color)
+    finally:
+        for agent in table.agents.values():
+            agent.close()
     if args.save:
         try:
             table.record().save(args.save)
@@ -354,6 +362,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="every bot's time per move (levels use all of it; default: the level's own)",
     )
+    from gameshelf.agents.engine import add_engine_arguments
+
+    add_engine_arguments(play)
     play.set_defaults(func=cmd_play)
 
     serve = sub.add_parser("serve", help="start the game server (lobby, live play, bots)")
@@ -427,8 +438,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_parser(sub)
 
     from .analyse import add_analyse_parser
+    from .engine import add_engine_parser
 
     add_analyse_parser(sub)
+    add_engine_parser(sub)
 
     rep = sub.add_parser("replay", help="replay a saved game record, checking every move")
     rep.add_argument("file")
