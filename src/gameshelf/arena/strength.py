@@ -350,7 +350,9 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         "those games, so each such run also shows the wins under each order; the AXIA runs",
         "titled 'seats rotated' still rotate one order), and saves its records, summary,",
         "table and chart under `build/strength/<run>/`. Levels are defined in",
-        "`src/gameshelf/agents/levels.py` and described in `docs/agents.md`.",
+        "`src/gameshelf/agents/levels.py` and described in `docs/agents.md`. Another",
+        "program (the issue's external Axiom engine) plays the same matches when seated by",
+        "`gameshelf arena ... --engine NAME=COMMAND` (docs/agents.md, \"External engines\").",
         f"Measured on: {platform.machine()}, {platform.python_implementation()} "
         f"{platform.python_version()}, 2 games at a time on 2 cores.",
         "",
