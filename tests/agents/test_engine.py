@@ -198,6 +198,36 @@ def test_the_engine_is_told_only_new_moves_and_the_whole_game_after_a_rewind(
     ]
 
 
+def test_a_refused_move_is_told_again_and_nothing_before_it(tmp_path: Path) -> None:
+    log, refused = tmp_path / "log.txt", tmp_path / "refused"
+    argv = fake_engine(
+        tmp_path,
+        f"""
+        with open({str(log)!r}, "a") as out:
+            out.write(line + "\\n")
+        import os
+        if line == "play O4" and not os.path.exists({str(refused)!r}):
+            open({str(refused)!r}, "w").close()
+            print("error not now", flush=True)
+        elif line.startswith("go"):
+            print("move T0+", flush=True)
+        elif line != "quit":
+            print("ok", flush=True)
+        """,
+    )
+    game = gameshelf.load("cage")
+    agent = EngineAgent(game, 0, argv, 0.05, label="fake")
+    state = game.new_initial_state()
+    state.play("R3")
+    state.play("O4")
+    with pytest.raises(EngineError, match="answered 'play O4' with 'error not now'"):
+        agent.step(state)
+    agent.step(state)
+    agent.close()
+    told = ["game cage", "play R3", "play O4", "play O4", "go 0.05", "quit"]
+    assert log.read_text().splitlines() == told
+
+
 @pytest.mark.parametrize(
     ("body", "says"),
     [

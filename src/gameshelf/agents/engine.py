@@ -275,15 +275,15 @@ class EngineAgent(Agent):
         mirror = self._mirror
         if mirror is None or history[: len(self._told)] != self._told:
             _check_from_start(self.game, state, history, self.label)
+            self._mirror, self._told = None, []  # nothing told until the engine says ok
             command = f"game {self.game.game_string}"
             self._check_reply(command, self._request(command))
-            mirror, self._told = self.game.new_initial_state(), []
+            mirror = self._mirror = self.game.new_initial_state()
         for action in history[len(self._told) :]:
             text = mirror.action_to_string(action)
             self._check_reply(f"play {text}", self._request(f"play {text}"))
-            mirror.apply_action(action)
+            mirror.apply_action(action)  # the mirror and the list of moves told move together
             self._told.append(action)
-        self._mirror = mirror
 
     def _check_reply(self, command: str, reply: str) -> None:
         if reply != "ok":
@@ -297,7 +297,9 @@ class EngineAgent(Agent):
             process.stdin.write(line + "\n")
             process.stdin.flush()
         except OSError:
-            raise self._error(f"exited (code {process.poll()}) before {line!r}") from None
+            code = process.poll()
+            self.close()
+            raise self._error(f"exited (code {code}) before {line!r}") from None
         try:
             reply = self._lines.get(timeout=timeout)
         except queue.Empty:
