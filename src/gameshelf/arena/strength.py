@@ -352,7 +352,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         "table and chart under `build/strength/<run>/`. Levels are defined in",
         "`src/gameshelf/agents/levels.py` and described in `docs/agents.md`. Another",
         "program (the issue's external Axiom engine) plays the same matches when seated by",
-        "`gameshelf arena ... --engine NAME=COMMAND` (docs/agents.md, \"External engines\").",
+        '`gameshelf arena ... --engine NAME=COMMAND` (docs/agents.md, "External engines").',
         f"Measured on: {platform.machine()}, {platform.python_implementation()} "
         f"{platform.python_version()}, 2 games at a time on 2 cores.",
         "",
