@@ -11,8 +11,10 @@ cube of material is about -100. Wins are scored far outside that range by the se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, fields
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 Cell = tuple[int, int, int]
@@ -36,7 +38,9 @@ class MoveFacts(NamedTuple):
 
 @dataclass(frozen=True)
 class Weights:
-    """Weights of the evaluation terms (centi-cubes per unit)."""
+    """Weights of the evaluation terms (centi-cubes per unit of each of :func:`eval_terms`;
+    ``cube_mobility`` per four cube moves). These defaults are the hand-written evaluation;
+    the levels play with the weights learned from self-play (:func:`learned_weights`)."""
 
     cube: int = 100
     sceptre_mobility: int = 5
@@ -51,6 +55,40 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+"""The hand-written weights."""
+TERMS = tuple(f.name for f in fields(Weights))
+"""The evaluation's terms, in the order of :func:`eval_terms` and of the weights."""
+LEARNED_PATH = Path(__file__).resolve().parent / "data" / "axiom_weights.json"
+"""The weights learned from self-play (``scripts/axiom_learn.py`` writes them)."""
+
+
+def load_weights(path: Path = LEARNED_PATH) -> Weights:
+    """The :class:`Weights` of a weights file (``{"weights": {term: integer, ...}, ...}``);
+    ``ValueError`` naming what is wrong with a broken file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"Axiom weights file {path}: cannot be read as JSON ({exc})") from None
+    values = data.get("weights") if isinstance(data, dict) else None
+    if not isinstance(values, dict):
+        raise ValueError(f"Axiom weights file {path}: no 'weights' object")
+    unknown = sorted(set(values) - set(TERMS))
+    missing = [term for term in TERMS if term not in values]
+    if unknown or missing:
+        raise ValueError(
+            f"Axiom weights file {path}: unknown terms {unknown}, missing terms {missing}; "
+            f"the terms are {', '.join(TERMS)}"
+        )
+    bad = [t for t in TERMS if isinstance(values[t], bool) or not isinstance(values[t], int)]
+    if bad:
+        raise ValueError(f"Axiom weights file {path}: {bad[0]} must be an integer")
+    return Weights(**{term: values[term] for term in TERMS})
+
+
+@lru_cache(maxsize=1)
+def learned_weights() -> Weights:
+    """The shipped weights learned from self-play (read once)."""
+    return load_weights(LEARNED_PATH)
 
 
 def move_facts(state: Any, action: int) -> MoveFacts:
@@ -314,24 +352,20 @@ def summarise(board: Board, player: int, actions: list[int]) -> Side:
     return Side(count, cube_moves, frozenset(captures), pressure, len(eliminated), trapped)
 
 
-def evaluate(
-    state: Any,
-    mine: list[int],
-    theirs: list[int],
-    weights: Weights = DEFAULT_WEIGHTS,
-    sides: tuple[Side, Side] | None = None,
-) -> int:
-    """Static score of ``state`` for the player to move, whose moves are ``mine`` (the
-    opponent's, as if it were their turn, are ``theirs``; ``sides`` their
-    :func:`summarise` summaries, mover first, computed here when not given).
+def eval_terms(
+    state: Any, mine: list[int], theirs: list[int], sides: tuple[Side, Side] | None = None
+) -> tuple[int, ...]:
+    """The evaluation's terms for the player to move, in the order of :data:`TERMS`; each
+    counts for the mover, against the opponent (``mine`` and ``theirs`` as for
+    :func:`evaluate`).
 
     Material (cubes), sceptre and cube mobility, pressure (sceptre moves landing next to a cube
     holding an enemy sceptre), eliminations on offer, sceptres standing on enemy cubes (which
-    pins those cubes), sceptres with no safe move (self-capture traps) and capture threats
-    against the mover: one threat costs a tempo, threats on two cubes usually lose.
+    pins those cubes), sceptres with no safe move (self-capture traps, counted against), a
+    capture threat against the mover (one, or on two cubes: -1 each when present) and the
+    tempo of the move (always 1).
     """
     me = state.to_move
-    w = weights
     material = 0
     for value in state.cubes.values():
         material += 1 if value >> 6 == me else -1
@@ -345,16 +379,49 @@ def evaluate(
         sides = summarise(board, me, mine), summarise(board, 1 - me, theirs)
     a, b = sides
     threats = len(b.captures)
-    score = (
-        w.cube * material
-        + w.sceptre_mobility * (a.sceptre_moves - b.sceptre_moves)
-        + w.cube_mobility * (a.cube_moves - b.cube_moves) // 4
-        + w.pressure * (a.pressure - b.pressure)
-        + w.elimination * (a.eliminations - b.eliminations)
-        + w.pin * pins
-        - w.trapped * (a.trapped - b.trapped)
-        + w.tempo
+    return (
+        material,
+        a.sceptre_moves - b.sceptre_moves,
+        a.cube_moves - b.cube_moves,
+        a.pressure - b.pressure,
+        a.eliminations - b.eliminations,
+        pins,
+        b.trapped - a.trapped,
+        -1 if threats == 1 else 0,
+        -1 if threats >= 2 else 0,
+        1,
     )
-    if threats:
-        score -= w.threatened if threats == 1 else w.double_threat
-    return score
+
+
+def score_terms(terms: tuple[int, ...], weights: Weights) -> int:
+    """The score of :func:`eval_terms` under ``weights`` (cube mobility per four moves)."""
+    w = weights
+    cube, sceptre_moves, cube_moves, pressure, eliminations, pins, trapped, one, two, tempo = terms
+    return (
+        w.cube * cube
+        + w.sceptre_mobility * sceptre_moves
+        + w.cube_mobility * cube_moves // 4
+        + w.pressure * pressure
+        + w.elimination * eliminations
+        + w.pin * pins
+        + w.trapped * trapped
+        + w.threatened * one
+        + w.double_threat * two
+        + w.tempo * tempo
+    )
+
+
+def evaluate(
+    state: Any,
+    mine: list[int],
+    theirs: list[int],
+    weights: Weights = DEFAULT_WEIGHTS,
+    sides: tuple[Side, Side] | None = None,
+) -> int:
+    """Static score of ``state`` for the player to move, whose moves are ``mine`` (the
+    opponent's, as if it were their turn, are ``theirs``; ``sides`` their
+    :func:`summarise` summaries, mover first, computed here when not given): the terms of
+    :func:`eval_terms` weighed by ``weights``. One capture threat costs a tempo, threats on
+    two cubes usually lose.
+    """
+    return score_terms(eval_terms(state, mine, theirs, sides), weights)

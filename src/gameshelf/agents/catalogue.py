@@ -42,6 +42,7 @@ _RAW = {
     "axiom-previous-hard": (38, "Axiom only: the hard level before the Axiom search (depth 3)"),
     "axiom-classic": (39, "Axiom only: classical alpha-beta given 3x hard's time a move"),
     "axiom-hard-book": (39, "Axiom only: level hard answering from an opening book (a trial)"),
+    "axiom-hand-eval": (39, "Axiom only: level hard with the hand-written evaluation weights"),
 }
 _LEVEL_STRENGTH = {"easy": 20, "medium": 30, "hard": 40, "expert": 50}
 

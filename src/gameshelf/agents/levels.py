@@ -207,9 +207,12 @@ def build_level(
             game, seed, iterations=cap, time_limit=clock, rollout_depth=spec.playout_depth
         )
     if spec.algorithm == "axiom-search":
+        from .axiom_eval import learned_weights
         from .axiom_search import AxiomSearchAgent
 
-        return AxiomSearchAgent(game, seed, time_limit=clock, node_budget=cap)
+        return AxiomSearchAgent(
+            game, seed, time_limit=clock, node_budget=cap, weights=learned_weights()
+        )
     if spec.algorithm == "cage-alphabeta":
         from .cage_search import CageAlphaBetaAgent
 
@@ -254,6 +257,7 @@ def _register() -> None:
     register_agent("cage-paranoid", _paranoid)
     register_agent("axiom-classic", _classic_axiom)
     register_agent("axiom-hard-book", _book_axiom)
+    register_agent("axiom-hand-eval", _hand_eval_axiom)
 
 
 def _paranoid(game: Game, seed: int | None) -> Agent:
@@ -283,6 +287,21 @@ def _book_axiom(game: Game, seed: int | None) -> Agent:
     agent = build_level(game, "hard", seed)
     assert isinstance(agent, AxiomSearchAgent)
     agent.book = True
+    return agent
+
+
+def _hand_eval_axiom(game: Game, seed: int | None) -> Agent:
+    """``axiom-hand-eval``: the hard level with the hand-written evaluation weights, which the
+    levels played with before the weights learned from self-play (``agents/axiom_learn.py``);
+    kept to measure one against the other."""
+    from .axiom_eval import DEFAULT_WEIGHTS
+    from .axiom_search import AxiomSearchAgent
+
+    if game.spec.name != "axiom":
+        raise ValueError(f"axiom-hand-eval plays Axiom only, not {game.game_string}")
+    agent = build_level(game, "hard", seed)
+    assert isinstance(agent, AxiomSearchAgent)
+    agent.weights = DEFAULT_WEIGHTS
     return agent
 
 
