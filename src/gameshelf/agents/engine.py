@@ -318,8 +318,9 @@ class EngineAgent(Agent):
 def _read_lines(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
     """The reader thread: each line the engine writes, then ``None`` at its end."""
     assert process.stdout is not None
-    for line in process.stdout:
-        lines.put(line.rstrip("\r\n"))
+    with contextlib.suppress(ValueError, OSError):  # the pipe closed by close(): the end too
+        for line in process.stdout:
+            lines.put(line.rstrip("\r\n"))
     lines.put(None)
 
 
