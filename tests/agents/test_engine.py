@@ -55,6 +55,23 @@ def fake_engine(tmp_path: Path, body: str) -> list[str]:
     return [sys.executable, str(script)]
 
 
+def logging_engine(tmp_path: Path, log: Path, first: str = "") -> list[str]:
+    """An engine that logs every line to ``log``, runs ``first`` (which may answer and
+    ``continue``), then answers ``move T0+`` to ``go`` and ``ok`` to the rest."""
+    return fake_engine(
+        tmp_path,
+        f"""
+        with open({str(log)!r}, "a") as out:
+            out.write(line + "\\n")
+        {textwrap.indent(textwrap.dedent(first), "        ").strip()}
+        if line.startswith("go"):
+            print("move T0+", flush=True)
+        elif line != "quit":
+            print("ok", flush=True)
+        """,
+    )
+
+
 # --- the engine's end ---------------------------------------------------------------------------
 
 
@@ -163,17 +180,7 @@ def test_the_engine_is_told_only_new_moves_and_the_whole_game_after_a_rewind(
     tmp_path: Path,
 ) -> None:
     log = tmp_path / "log.txt"
-    argv = fake_engine(
-        tmp_path,
-        f"""
-        with open({str(log)!r}, "a") as out:
-            out.write(line + "\\n")
-        if line.startswith("go"):
-            print("move T0+", flush=True)
-        elif line != "quit":
-            print("ok", flush=True)
-        """,
-    )
+    argv = logging_engine(tmp_path, log)
     game = gameshelf.load("cage")
     agent = EngineAgent(game, 0, argv, 0.05, label="fake")
     state = game.new_initial_state()
@@ -200,21 +207,14 @@ def test_the_engine_is_told_only_new_moves_and_the_whole_game_after_a_rewind(
 
 def test_a_refused_move_is_told_again_and_nothing_before_it(tmp_path: Path) -> None:
     log, refused = tmp_path / "log.txt", tmp_path / "refused"
-    argv = fake_engine(
-        tmp_path,
-        f"""
-        with open({str(log)!r}, "a") as out:
-            out.write(line + "\\n")
-        import os
-        if line == "play O4" and not os.path.exists({str(refused)!r}):
-            open({str(refused)!r}, "w").close()
-            print("error not now", flush=True)
-        elif line.startswith("go"):
-            print("move T0+", flush=True)
-        elif line != "quit":
-            print("ok", flush=True)
-        """,
-    )
+    refuse_once = f"""
+    import os
+    if line == "play O4" and not os.path.exists({str(refused)!r}):
+        open({str(refused)!r}, "w").close()
+        print("error not now", flush=True)
+        continue
+    """
+    argv = logging_engine(tmp_path, log, refuse_once)
     game = gameshelf.load("cage")
     agent = EngineAgent(game, 0, argv, 0.05, label="fake")
     state = game.new_initial_state()

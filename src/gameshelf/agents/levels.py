@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game
@@ -22,6 +23,9 @@ from .base import Agent, register_agent
 from .ismcts import ROLLOUT_DEPTH, ISMCTSAgent
 from .mcts import MCTSAgent
 from .simple import GreedyAgent
+
+if TYPE_CHECKING:
+    from .axiom_search import AxiomSearchAgent
 
 LEVELS = ("easy", "medium", "hard", "expert")
 AXIA_ROLLOUT = 6
@@ -276,16 +280,22 @@ CLASSIC_TIME_FACTOR = 3.0
 external check gives its alpha-beta engine three times hard's time)."""
 
 
+def _hard_axiom(game: Game, seed: int | None, name: str) -> AxiomSearchAgent:
+    """The hard level's Axiom search, for the arena agent ``name`` that varies it."""
+    from .axiom_search import AxiomSearchAgent
+
+    if game.spec.name != "axiom":
+        raise ValueError(f"{name} plays Axiom only, not {game.game_string}")
+    agent = build_level(game, "hard", seed)
+    assert isinstance(agent, AxiomSearchAgent)
+    return agent
+
+
 def _book_axiom(game: Game, seed: int | None) -> Agent:
     """``axiom-hard-book``: the hard level answering from the second player's opening book
     (``agents/axiom_book.py``). Tried as hard itself and not adopted: against the classical
     engine it won 33 of 40 where hard without it won 34 (docs/agents.md); kept to reproduce."""
-    from .axiom_search import AxiomSearchAgent
-
-    if game.spec.name != "axiom":
-        raise ValueError(f"axiom-hard-book plays Axiom only, not {game.game_string}")
-    agent = build_level(game, "hard", seed)
-    assert isinstance(agent, AxiomSearchAgent)
+    agent = _hard_axiom(game, seed, "axiom-hard-book")
     agent.book = True
     return agent
 
@@ -295,12 +305,8 @@ def _hand_eval_axiom(game: Game, seed: int | None) -> Agent:
     levels played with before the weights learned from self-play (``agents/axiom_learn.py``);
     kept to measure one against the other."""
     from .axiom_eval import DEFAULT_WEIGHTS
-    from .axiom_search import AxiomSearchAgent
 
-    if game.spec.name != "axiom":
-        raise ValueError(f"axiom-hand-eval plays Axiom only, not {game.game_string}")
-    agent = build_level(game, "hard", seed)
-    assert isinstance(agent, AxiomSearchAgent)
+    agent = _hard_axiom(game, seed, "axiom-hand-eval")
     agent.weights = DEFAULT_WEIGHTS
     return agent
 
