@@ -345,3 +345,17 @@ def test_play_match_closes_every_agent(forget_engines: None) -> None:
     AGENTS["closing"] = lambda game, seed: Closing(game, seed)
     play_match(MatchSpec("cage", ("closing", "random"), seed=1))
     assert closed == ["closed"]
+
+
+def test_the_terminal_table_seats_an_external_engine(
+    forget_engines: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gameshelf.cli.main import main
+
+    command = " ".join([*OUR_ENGINE, "--agent", "random"])
+    argv = ["play", "cage", "--seat", "0=ours", "--seat", "1=greedy", "--seed", "3", "--quiet"]
+    assert main([*argv, "--engine", f"ours={command}", "--engine-seconds", "0.05"]) == 0
+    assert "after" in capsys.readouterr().out  # e.g. "player 2 wins after 23 moves"
+    argv[3] = "0=gone"
+    assert main([*argv, "--engine", "gone=no-such-engine-here"]) == 2
+    assert "cannot start 'no-such-engine-here'" in capsys.readouterr().err
