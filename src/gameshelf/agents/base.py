@@ -42,10 +42,15 @@ def register_agent(name: str, factory: Callable[[Game, int | None], Agent]) -> N
     AGENTS[name] = factory
 
 
-def make_agent(name: str, game: Game, seed: int | None = None) -> Agent:
-    """Build the agent called ``name`` for ``game``; :class:`UnknownAgent` lists the names."""
+def agent_factory(name: str) -> Callable[[Game, int | None], Agent]:
+    """The factory registered as ``name``; :class:`UnknownAgent` lists the names."""
     factory = AGENTS.get(name)
     if factory is None:
         known = ", ".join(sorted(AGENTS))
         raise UnknownAgent(f"unknown agent {name!r}; available agents: {known}")
-    return factory(game, seed)
+    return factory
+
+
+def make_agent(name: str, game: Game, seed: int | None = None) -> Agent:
+    """Build the agent called ``name`` for ``game``; :class:`UnknownAgent` lists the names."""
+    return agent_factory(name)(game, seed)

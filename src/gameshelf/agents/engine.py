@@ -39,12 +39,11 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
 from gameshelf.core.registry import load
 
-from .base import AGENTS, Agent, UnknownAgent, make_agent, register_agent
+from .base import AGENTS, Agent, agent_factory, make_agent, register_agent
 from .levels import BadThinkTime, check_think
 
 PROTOCOL = "1"
 """The protocol version this module speaks (``gsp 1``)."""
-COMMANDS = ("gsp", "game", "play", "go", "quit")
 HANDSHAKE_SECONDS = 30.0
 """How long an engine may take to start and answer ``gsp`` (a Python program imports first)."""
 REPLY_SECONDS = 10.0
@@ -82,15 +81,19 @@ class EngineSession:
     """
 
     def __init__(self, agent: str = "hard", seed: int | None = 0) -> None:
-        if agent not in AGENTS:
-            known = ", ".join(sorted(AGENTS))
-            raise UnknownAgent(f"unknown agent {agent!r}; available agents: {known}")
+        agent_factory(agent)  # an unknown bot is refused when the engine starts
         self.agent_name = agent
         self.seed = seed
         self.game: Game | None = None
         self.state: State | None = None
         self.agent: Agent | None = None
         self.done = False
+        self._handlers: dict[str, Callable[[str], str]] = {
+            "gsp": self._hello,
+            "game": self._game,
+            "play": self._play,
+            "go": self._go,
+        }
 
     def handle(self, line: str) -> str | None:
         """The reply to one command line (see the module docstring)."""
@@ -101,16 +104,12 @@ class EngineSession:
         if word == "quit":
             self.done = True
             return None
-        handler: dict[str, Callable[[str], str]] = {
-            "gsp": self._hello,
-            "game": self._game,
-            "play": self._play,
-            "go": self._go,
-        }
-        if word not in handler:
-            return f"error unknown command {word!r}; commands: {', '.join(COMMANDS)}"
+        handler = self._handlers.get(word)
+        if handler is None:
+            commands = ", ".join([*self._handlers, "quit"])
+            return f"error unknown command {word!r}; commands: {commands}"
         try:
-            return handler[word](rest)
+            return handler(rest)
         except (GameshelfError, ValueError) as exc:
             return f"error {_one_line(str(exc))}"
 
