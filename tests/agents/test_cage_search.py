@@ -264,3 +264,49 @@ def test_a_draw_is_worth_less_than_any_position_the_evaluation_scores() -> None:
     agent._me = 0
     assert agent._terminal_value(drawn, 0, 2) < -100.0
     assert agent._terminal_value(drawn, 0, 2) > -TO_MOVE_WINS
+
+
+NO_FORCED_WIN = ["Y4", "G2", "W0", "G6", "W4", "G4", "T1+", "G6", "T2+", "F", "W0", "T1-"]
+NO_FORCED_WIN += ["Y2", "O4", "R2", "F", "T0-", "T1-", "T0+", "T2-", "F", "T0+", "W0", "F"]
+"""A game against OpenSpiel's MCTS (seed 0, game 15) where hard's six-ply search once proved a
+win by R3 (the table shared entries between the same board at different plies); the exact
+solver finds no forced result within six plies."""
+
+
+@pytest.mark.parametrize("principal_variation", [True, False])
+def test_alpha_beta_proves_no_win_the_exact_solver_refutes(principal_variation: bool) -> None:
+    state = position(NO_FORCED_WIN)
+    assert Solver(state.game).solve(state, 6).verdict == "unknown"
+    agent = CageAlphaBetaAgent(state.game, seed=0, node_budget=10**9, max_depth=6)
+    agent.principal_variation = principal_variation
+    agent.step(state)
+    assert agent.completed_depth == 6
+    assert abs(agent.last_value) < TO_MOVE_WINS
+
+
+def _random_positions(count: int) -> list[State]:
+    """Seeded middle-game positions with no line in one for the player to move."""
+    positions, rng = [], random.Random(7)
+    while len(positions) < count:
+        state = load("cage").new_initial_state()
+        for _ in range(rng.randrange(6, 20)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal() and not decisive_moves(state)[0]:
+            positions.append(state)
+    return positions
+
+
+def test_principal_variation_search_keeps_the_values_with_fewer_nodes() -> None:
+    nodes = {True: 0, False: 0}
+    for state in _random_positions(6):
+        values = {}
+        for principal_variation in (True, False):
+            agent = CageAlphaBetaAgent(state.game, seed=0, node_budget=10**9, max_depth=4)
+            agent.principal_variation = principal_variation
+            agent.step(state)
+            values[principal_variation] = agent.last_value
+            nodes[principal_variation] += agent.nodes
+        assert values[True] == pytest.approx(values[False])
+    assert nodes[True] < nodes[False]

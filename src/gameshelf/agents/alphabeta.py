@@ -19,6 +19,8 @@ from .base import Agent, register_agent
 from .evaluators import Evaluator, KeyFn, evaluator_for, key_for
 
 WIN = 10_000.0
+SCOUT_WINDOW = 1e-6
+"""Width of a principal variation search's null window (values are floats)."""
 EXACT, LOWER, UPPER = 0, 1, 2
 """What a table value bounds: the exact value, a lower bound, an upper bound (every search
 of this package shares them)."""
@@ -65,9 +67,14 @@ class _Entry:
 
 
 class AlphaBetaAgent(SearchBookkeeping, Agent):
-    """Iterative-deepening negamax with a transposition table and move ordering."""
+    """Iterative-deepening negamax with a transposition table and move ordering.
+
+    With ``principal_variation`` (a subclass's choice) every move after a node's first is
+    searched with a null window first (principal variation search): same values, fewer nodes
+    where the ordering is good."""
 
     name = "alphabeta"
+    principal_variation = False
 
     def __init__(
         self,
@@ -165,7 +172,10 @@ class AlphaBetaAgent(SearchBookkeeping, Agent):
         for action in self._ordered(state.legal_actions(), tt_move, ply):
             child = state.clone()
             child.apply_action(action)
-            value = -self._search(child, depth - 1, -beta, -alpha, ply + 1, 1 - me)
+            if self.principal_variation and best_move is not None:
+                value = self._scout(child, depth - 1, alpha, beta, ply + 1, 1 - me)
+            else:
+                value = -self._search(child, depth - 1, -beta, -alpha, ply + 1, 1 - me)
             if value > best_value:
                 best_value, best_move = value, action
             if value > alpha:
@@ -176,6 +186,17 @@ class AlphaBetaAgent(SearchBookkeeping, Agent):
         flag = UPPER if best_value <= original_alpha else LOWER if best_value >= beta else EXACT
         self.table[key] = _Entry(depth, best_value, flag, best_move)
         return best_value
+
+    def _scout(
+        self, child: State, depth: int, alpha: float, beta: float, ply: int, me: int
+    ) -> float:
+        """The value of ``child`` (after a move of the player to move at ``ply - 1``) for that
+        player, as the full window gives it wherever it can matter: a null window around
+        ``alpha`` first, the full window again only when the move may beat ``alpha``."""
+        value = -self._search(child, depth, -alpha - SCOUT_WINDOW, -alpha, ply, me)
+        if alpha < value < beta:
+            value = -self._search(child, depth, -beta, -alpha, ply, me)
+        return value
 
     def _ordered(self, actions: list[int], tt_move: int | None, ply: int) -> list[int]:
         killers = self.killers.get(ply, [])

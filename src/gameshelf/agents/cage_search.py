@@ -560,6 +560,7 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
     at the horizon a mover who can complete a line by a drop counts as (almost) winning."""
 
     name = "cage-alphabeta"
+    principal_variation = True
 
     def __init__(
         self,
@@ -629,7 +630,10 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         for action in order:
             child = state.clone()
             child.apply_action(action)
-            value = -self._search(child, depth - 1, -beta, -alpha, 1, other)
+            if self.principal_variation and action != order[0]:
+                value = self._scout(child, depth - 1, alpha, beta, 1, other)
+            else:
+                value = -self._search(child, depth - 1, -beta, -alpha, 1, other)
             if abs(value) < WIN - 1000 and _repeats(child):
                 value -= REPEAT_PENALTY
             if value > best_value:

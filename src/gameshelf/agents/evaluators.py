@@ -74,8 +74,12 @@ def cage_evaluator(state: CageState) -> list[float]:
 
 
 def cage_key(state: CageState) -> Hashable:
-    """Transposition key of a Cage state: board, player to move and the last move."""
-    return (tuple(state.board), state.current_player(), state.last)
+    """Transposition key of a Cage state: what the repetition rule compares (board, player to
+    move, what the no-reverse rule forbids next) and the ply. A twisting cycle brings a board
+    back some plies later, with another history and other distances to every win; without the
+    ply such positions shared one entry, and a depth-6 search proved a win that the exact
+    solver refutes (tests/agents/test_cage_search.py)."""
+    return (state.repetition_key(), state.ply)
 
 
 # --- Axiom ------------------------------------------------------------------------------------
