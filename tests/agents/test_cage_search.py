@@ -310,3 +310,17 @@ def test_principal_variation_search_keeps_the_values_with_fewer_nodes() -> None:
             nodes[principal_variation] += agent.nodes
         assert values[True] == pytest.approx(values[False])
     assert nodes[True] < nodes[False]
+
+
+def test_a_move_the_cut_short_depth_found_better_is_played() -> None:
+    state = position(["Y4", "G2", "W0", "G6", "W4", "G4"])
+
+    def best_at(depth: int) -> str:
+        agent = CageAlphaBetaAgent(state.game, seed=0, node_budget=10**9, max_depth=depth)
+        return state.action_to_string(agent.step(state))
+
+    assert (best_at(4), best_at(5)) == ("W0", "W6")
+    cut_short = CageAlphaBetaAgent(state.game, seed=0, node_budget=24_000)
+    move = cut_short.step(state)
+    assert cut_short.completed_depth == 4  # depth 5 was cut short after W6 overtook W0
+    assert state.action_to_string(move) == "W6"

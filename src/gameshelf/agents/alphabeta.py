@@ -122,6 +122,7 @@ class AlphaBetaAgent(SearchBookkeeping, Agent):
             try:
                 value, move = self._root(state, order, depth)
             except OutOfBudget:
+                best = self._unfinished_choice(best)
                 break
             best, self.last_value, self.completed_depth = move, value, depth
             order.remove(move)
@@ -130,6 +131,11 @@ class AlphaBetaAgent(SearchBookkeeping, Agent):
                 break  # a forced result is known; deeper search cannot change it
         if len(self.table) > 500_000:
             self.table.clear()
+        return best
+
+    def _unfinished_choice(self, best: int) -> int:
+        """The move to play when the budget cuts a depth short; ``best`` is the last finished
+        depth's (kept here: a subclass may know better from the unfinished one)."""
         return best
 
     # --- search ---------------------------------------------------------------------------

@@ -582,6 +582,7 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         )
         self._me = 0
         self._path_dependent = False
+        self._overtaker: int | None = None  # the depth being searched: who beat its first move
 
     def step(self, state: State) -> int:
         """Search ``state``, reusing the table of earlier moves (it holds no value a repetition
@@ -627,6 +628,7 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         alpha, beta = -WIN - 1, WIN + 1
         best_move, best_value = order[0], -WIN - 1
         other = 1 - state.current_player()
+        self._overtaker = None
         for action in order:
             child = state.clone()
             child.apply_action(action)
@@ -638,8 +640,16 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
                 value -= REPEAT_PENALTY
             if value > best_value:
                 best_value, best_move = value, action
+                if action != order[0]:
+                    self._overtaker = action
             alpha = max(alpha, value)
         return best_value, best_move
+
+    def _unfinished_choice(self, best: int) -> int:
+        """A move that the cut-short depth searched in full and found better than the last
+        depth's best (searched first at that depth), else that best: the deeper search has
+        already refuted it."""
+        return best if self._overtaker is None else self._overtaker
 
     def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
         """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (its values are expected
