@@ -1,11 +1,12 @@
 """Learn the Axiom evaluation's weights from self-play, and measure them.
 
     .venv/bin/python scripts/axiom_learn.py train [--games 1200] [--nodes 1500] [--opening 4]
-        [--jobs 2] [--out src/gameshelf/agents/data/axiom_weights.json]
+        [--jobs 2] [--out src/gameshelf/agents/data/axiom_weights.json] [--play-weights FILE|hand]
     .venv/bin/python scripts/axiom_learn.py duel [--weights FILE] [--against FILE|hand]
         [--games 200] [--nodes 2000] [--opening 4] [--jobs 2]
 
-``train`` plays the self-play games (hand-written weights, ``--nodes`` a move, each opened by
+``train`` plays the self-play games (``--play-weights``: hand-written by default, or a weights
+file to iterate from; ``--nodes`` a move, each opened by
 ``--opening`` seeded random plies), fits the weights (gameshelf.agents.axiom_learn) and writes
 them with how they were made: about 28 minutes on two cores at the defaults. ``duel`` plays the
 weights against other weights (default: the hand-written ones) on equal node budgets from the
@@ -19,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from gameshelf.agents.axiom_eval import DEFAULT_WEIGHTS, LEARNED_PATH, load_weights
+from gameshelf.agents.axiom_eval import DEFAULT_WEIGHTS, LEARNED_PATH, Weights, load_weights
 from gameshelf.agents.axiom_learn import duel, fit, run_jobs, self_play_job
 
 
@@ -30,8 +31,14 @@ def progress(done: int, total: int, what: str) -> None:
         print(file=sys.stderr)
 
 
+def weights_named(name: str) -> Weights:
+    """``hand`` (the hand-written weights) or the weights of a file."""
+    return DEFAULT_WEIGHTS if name == "hand" else load_weights(Path(name))
+
+
 def train(args: argparse.Namespace) -> int:
-    jobs = [(index, args.nodes, args.opening) for index in range(args.games)]
+    players = weights_named(args.play_weights)
+    jobs = [(index, args.nodes, args.opening, players) for index in range(args.games)]
     rows = []
     for done, game_rows in enumerate(run_jobs(self_play_job, jobs, args.jobs), 1):
         rows.extend(game_rows)
@@ -43,6 +50,7 @@ def train(args: argparse.Namespace) -> int:
             "games": args.games,
             "nodes": args.nodes,
             "opening_plies": args.opening,
+            "self_play_weights": args.play_weights,
             "positions": result.positions,
             "cross_entropy": round(result.cross_entropy, 4),
             "hand_written_cross_entropy": round(result.default_cross_entropy, 4),
@@ -57,7 +65,7 @@ def train(args: argparse.Namespace) -> int:
 
 def duel_command(args: argparse.Namespace) -> int:
     mine = load_weights(args.weights)
-    theirs = DEFAULT_WEIGHTS if args.against == "hand" else load_weights(Path(args.against))
+    theirs = weights_named(args.against)
     jobs = [(index, args.nodes, args.opening, mine, theirs) for index in range(args.games)]
     score = wins = draws = 0.0
     for done, result in enumerate(run_jobs(duel, jobs, args.jobs), 1):
@@ -83,6 +91,11 @@ def main() -> int:
     learn.add_argument("--opening", type=int, default=4)
     learn.add_argument("--jobs", type=int, default=2)
     learn.add_argument("--out", type=Path, default=LEARNED_PATH)
+    learn.add_argument(
+        "--play-weights",
+        default="hand",
+        help="the weights the self-play games are played with: a weights file, or hand (default)",
+    )
     learn.set_defaults(func=train)
     match = sub.add_parser("duel", help="learned against other weights at equal nodes")
     match.add_argument("--weights", type=Path, default=LEARNED_PATH)
@@ -93,7 +106,11 @@ def main() -> int:
     match.add_argument("--jobs", type=int, default=2)
     match.set_defaults(func=duel_command)
     args = parser.parse_args()
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except ValueError as exc:  # a broken weights file, too few positions to fit
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

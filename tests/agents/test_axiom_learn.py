@@ -150,3 +150,18 @@ def test_the_script_duels_weights_on_equal_nodes(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     assert "against hand, 40 nodes a move, 4 games from 2 openings: scored" in done.stdout
+
+
+def test_training_from_a_broken_weights_file_is_refused_before_any_game(tmp_path: Path) -> None:
+    broken = tmp_path / "round1.json"
+    broken.write_text('{"weights": {"cube": 100}}')
+    out = tmp_path / "round2.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "axiom_learn.py"), "train",
+         "--games", "2", "--nodes", "40", "--jobs", "1",
+         "--play-weights", str(broken), "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"error: Axiom weights file {broken}: unknown terms [], missing terms" in done.stderr
+    assert "self-play games" not in done.stderr and not out.exists()

@@ -168,6 +168,6 @@ def run_jobs(func: Callable[[Any], Any], jobs: Sequence[Any], workers: int) -> I
         yield from pool.map(func, jobs)
 
 
-def self_play_job(job: tuple[int, int, int]) -> list[Row]:
-    """:func:`self_play` of ``(index, nodes, opening)`` (for a process pool)."""
+def self_play_job(job: tuple[int, int, int, Weights]) -> list[Row]:
+    """:func:`self_play` of ``(index, nodes, opening, weights)`` (for a process pool)."""
     return self_play(*job)
