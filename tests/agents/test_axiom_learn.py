@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import subprocess
 import sys
@@ -20,7 +21,9 @@ from gameshelf.agents.axiom_eval import (
     Weights,
     eval_terms,
     evaluate,
+    learned_value_scale,
     learned_weights,
+    load_value_scale,
     load_weights,
     moves_of,
     score_terms,
@@ -165,3 +168,33 @@ def test_training_from_a_broken_weights_file_is_refused_before_any_game(tmp_path
     assert done.returncode == 2
     assert f"error: Axiom weights file {broken}: unknown terms [], missing terms" in done.stderr
     assert "self-play games" not in done.stderr and not out.exists()
+
+
+def test_the_levels_turn_scores_into_chances_on_the_scale_their_fit_measured() -> None:
+    trained = json.loads(LEARNED_PATH.read_text())["trained"]
+    assert learned_value_scale() == trained["centi_cubes_per_logistic_unit"] > 0
+    game = gameshelf.load("axiom")
+    assert build_level(game, "hard", 0).value_scale == learned_value_scale()  # type: ignore[attr-defined]
+    assert make_agent("axiom-hand-eval", game, 0).value_scale == 250  # type: ignore[attr-defined]
+    agent = AxiomSearchAgent(game, 0, value_scale=400.0)
+    state = game.new_initial_state()
+    action = state.legal_actions()[0]
+    agent._think = lambda *args: [(action, 400)]  # type: ignore[method-assign]
+    (row,) = agent.analyse(state, 1.0, top=1)
+    assert row.value == pytest.approx(1 / (1 + math.exp(-1)))  # one logistic unit up
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"weights": {}}', "centi_cubes_per_logistic_unit must be a positive number, got None"),
+        ('{"trained": {"centi_cubes_per_logistic_unit": -3}}', "got -3"),
+        ('{"trained": {"centi_cubes_per_logistic_unit": "417"}}', "got '417'"),
+        ("[1", "cannot be read as JSON"),
+    ],
+)
+def test_a_broken_value_scale_is_refused_by_name(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "weights.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=says):
+        load_value_scale(path)

@@ -91,6 +91,30 @@ def learned_weights() -> Weights:
     return load_weights(LEARNED_PATH)
 
 
+def load_value_scale(path: Path = LEARNED_PATH) -> float:
+    """How a score of a weights file's weights becomes a winning chance: the centi-cubes per
+    logistic unit that its fit measured on the self-play results (``trained``
+    ``centi_cubes_per_logistic_unit``); ``ValueError`` naming what is wrong otherwise."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"Axiom weights file {path}: cannot be read as JSON ({exc})") from None
+    trained = data.get("trained") if isinstance(data, dict) else None
+    scale = trained.get("centi_cubes_per_logistic_unit") if isinstance(trained, dict) else None
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:
+        raise ValueError(
+            f"Axiom weights file {path}: trained.centi_cubes_per_logistic_unit must be a "
+            f"positive number, got {scale!r}"
+        )
+    return float(scale)
+
+
+@lru_cache(maxsize=1)
+def learned_value_scale() -> float:
+    """The winning-chance scale of the shipped learned weights (read once)."""
+    return load_value_scale(LEARNED_PATH)
+
+
 def move_facts(state: Any, action: int) -> MoveFacts:
     """What ``action`` (legal for its mover in ``state``) does.
 

@@ -58,7 +58,8 @@ INFINITY = WIN + 1
 MAX_EXTENSIONS = 3
 """Threat extensions allowed on one path (they stop a leaf being judged mid-exchange)."""
 VALUE_SCALE = 250.0
-"""Centi-cubes per logistic unit when a score becomes a winning chance (a cube up ~ 0.6)."""
+"""Centi-cubes per logistic unit when a score of the hand-written weights becomes a winning
+chance (a cube up ~ 0.6); the levels use the scale their learned weights' fit measured."""
 TABLE_LIMIT = 150_000
 """Entries kept in the transposition table before it is emptied between moves (an entry is a
 position digest, a repetition count and four numbers: about 40 MB at the limit)."""
@@ -77,7 +78,8 @@ class AxiomSearchAgent(Agent):
     ``time_limit`` is seconds per move; ``node_budget`` caps the nodes per move (a seed plus a
     node budget and no time limit reproduces every move). With neither, one second a move.
     ``book``: play the opening book's move where it has one (:mod:`.axiom_book`; analysis never
-    uses it).
+    uses it). ``value_scale``: centi-cubes per logistic unit when :meth:`analyse` turns a score
+    into a winning chance.
     """
 
     name = "axiom-search"
@@ -91,10 +93,13 @@ class AxiomSearchAgent(Agent):
         max_depth: int = 64,
         weights: Weights = DEFAULT_WEIGHTS,
         book: bool = False,
+        value_scale: float = VALUE_SCALE,
     ) -> None:
         super().__init__(game, seed)
         if game.spec.name != "axiom":
             raise ValueError(f"the Axiom search plays Axiom only, not {game.game_string}")
+        if not value_scale > 0:
+            raise ValueError(f"value_scale must be positive, got {value_scale}")
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
         if node_budget is not None and node_budget < 1:
@@ -108,6 +113,7 @@ class AxiomSearchAgent(Agent):
         self.max_depth = max_depth
         self.weights = weights
         self.book = book
+        self.value_scale = value_scale
         self.table: dict[tuple[int, int], tuple[int, int, int, int | None]] = {}
         self.killers: dict[int, list[int]] = {}
         self.history: dict[tuple[int, int], int] = {}
@@ -150,7 +156,7 @@ class AxiomSearchAgent(Agent):
             elif score <= -MATE_BOUND:
                 value, solved = 0.0, "loss"
             else:
-                value, solved = 1.0 / (1.0 + math.exp(-score / VALUE_SCALE)), None
+                value, solved = 1.0 / (1.0 + math.exp(-score / self.value_scale)), None
             out.append(
                 MoveAnalysis(
                     action, state.action_to_string(action), value, solved, self._pv(state, action)

@@ -211,11 +211,16 @@ def build_level(
             game, seed, iterations=cap, time_limit=clock, rollout_depth=spec.playout_depth
         )
     if spec.algorithm == "axiom-search":
-        from .axiom_eval import learned_weights
+        from .axiom_eval import learned_value_scale, learned_weights
         from .axiom_search import AxiomSearchAgent
 
         return AxiomSearchAgent(
-            game, seed, time_limit=clock, node_budget=cap, weights=learned_weights()
+            game,
+            seed,
+            time_limit=clock,
+            node_budget=cap,
+            weights=learned_weights(),
+            value_scale=learned_value_scale(),
         )
     if spec.algorithm == "cage-alphabeta":
         from .cage_search import CageAlphaBetaAgent
@@ -305,9 +310,11 @@ def _hand_eval_axiom(game: Game, seed: int | None) -> Agent:
     levels played with before the weights learned from self-play (``agents/axiom_learn.py``);
     kept to measure one against the other."""
     from .axiom_eval import DEFAULT_WEIGHTS
+    from .axiom_search import VALUE_SCALE
 
     agent = _hard_axiom(game, seed, "axiom-hand-eval")
     agent.weights = DEFAULT_WEIGHTS
+    agent.value_scale = VALUE_SCALE
     return agent
 
 
