@@ -62,13 +62,18 @@ LEARNED_PATH = Path(__file__).resolve().parent / "data" / "axiom_weights.json"
 """The weights learned from self-play (``scripts/axiom_learn.py`` writes them)."""
 
 
+def _read_weights_file(path: Path) -> Any:
+    """The JSON of a weights file; ``ValueError`` naming the file if it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"Axiom weights file {path}: cannot be read as JSON ({exc})") from None
+
+
 def load_weights(path: Path = LEARNED_PATH) -> Weights:
     """The :class:`Weights` of a weights file (``{"weights": {term: integer, ...}, ...}``);
     ``ValueError`` naming what is wrong with a broken file."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"Axiom weights file {path}: cannot be read as JSON ({exc})") from None
+    data = _read_weights_file(path)
     values = data.get("weights") if isinstance(data, dict) else None
     if not isinstance(values, dict):
         raise ValueError(f"Axiom weights file {path}: no 'weights' object")
@@ -95,10 +100,7 @@ def load_value_scale(path: Path = LEARNED_PATH) -> float:
     """How a score of a weights file's weights becomes a winning chance: the centi-cubes per
     logistic unit that its fit measured on the self-play results (``trained``
     ``centi_cubes_per_logistic_unit``); ``ValueError`` naming what is wrong otherwise."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"Axiom weights file {path}: cannot be read as JSON ({exc})") from None
+    data = _read_weights_file(path)
     trained = data.get("trained") if isinstance(data, dict) else None
     scale = trained.get("centi_cubes_per_logistic_unit") if isinstance(trained, dict) else None
     if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:

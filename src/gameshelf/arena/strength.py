@@ -74,8 +74,8 @@ RUNS: tuple[Run, ...] = (
         "cage-2p-openspiel",
         "cage",
         ("hard", "openspiel-mcts"),
-        # 60, not 30: 30-game runs of the same hard read 22, 24, 25 and 26 wins (73-87%), too
-        # wide to tell its rate from the 80% target (docs/agents.md, Cage alpha-beta).
+        # 60, not 30: 30-game runs of hard (before and after the 2026-12-04 mends) read 22 to
+        # 26 wins (73-87%), too wide to tell its rate from the 80% target (docs/agents.md).
         60,
         "Cage, 2 players: hard vs OpenSpiel MCTSBot, equal time a move",
         target=0.80,
