@@ -16,6 +16,8 @@ from gameshelf.agents.cage_search import (
     CageSearchAgent,
     _repeats,
     decisive_moves,
+    drop_win,
+    threat_evaluator,
     threat_playout,
     threat_scores,
     twist_threats,
@@ -24,6 +26,7 @@ from gameshelf.agents.evaluators import cage_key
 from gameshelf.agents.solver import Solver
 from gameshelf.core.game import Game, State
 from gameshelf.core.registry import load
+from gameshelf.games.cage import CageState
 from gameshelf.games.cage.actions import DROP_ACTIONS
 
 WIN_IN_ONE = ["W0", "O4", "W0", "B5"]
@@ -324,3 +327,27 @@ def test_a_move_the_cut_short_depth_found_better_is_played() -> None:
     move = cut_short.step(state)
     assert cut_short.completed_depth == 4  # depth 5 was cut short after W6 overtook W0
     assert state.action_to_string(move) == "W6"
+
+
+def test_the_leaf_value_matches_drop_win_and_the_threat_evaluator() -> None:
+    """The one-pass leaf value (line_tally) against its two-pass definition, on the states
+    of seeded random games: a mover with a line in one drop counts TO_MOVE_WINS, any other
+    position the threat evaluator's value on the +-100 scale."""
+    game = load("cage")
+    agent = CageAlphaBetaAgent(game, 0)
+    rng = random.Random(4)
+    checked = mover_wins = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            assert isinstance(state, CageState)
+            for me in (0, 1):
+                if drop_win(state, state.player) >= 0:
+                    expected = TO_MOVE_WINS if state.player == me else -TO_MOVE_WINS
+                    mover_wins += 1
+                else:
+                    expected = threat_evaluator(state)[me] * 100.0
+                assert agent._static_value(state, me) == pytest.approx(expected, abs=1e-9)
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 1000 and mover_wins > 50

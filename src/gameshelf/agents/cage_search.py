@@ -509,11 +509,19 @@ def twist_threats(board: list[int]) -> set[tuple[int, int]]:
 def threat_scores(state: CageState) -> list[float]:
     """Per player: weighted one-colour lines, immediate threats above all, and lines one twist
     completes."""
+    scores, _ = line_tally(state)
+    add_twist_threats(scores, state)
+    return scores
+
+
+def line_tally(state: CageState) -> tuple[list[float], int]:
+    """Per player the weighted one-colour lines of :func:`threat_scores` (twist threats not
+    yet added) and, as a bit mask over the players, whose lines a drop completes now (bit ``p``
+    set exactly when :func:`drop_win` of ``p`` finds a drop: a ready line is such a drop)."""
     board, heights, left = state.board, state.heights, state.left
     owner = state.game.owner
     scores = [0.0] * state.game.players
-    for value, _ in twist_threats(board):
-        scores[owner[value - 1]] += TWIST
+    ready_owners = 0
     for a, b, c in LINES:
         va, vb, vc = board[a], board[b], board[c]
         colour = va or vb or vc
@@ -525,16 +533,32 @@ def threat_scores(state: CageState) -> list[float]:
             continue
         empty = a if not va else b if not vb else c
         column = empty % RING
-        ready = left[colour - 1] > 0 and RING * heights[column] + column == empty
-        scores[owner[colour - 1]] += IMMEDIATE if ready else LATENT
-    return scores
+        player = owner[colour - 1]
+        if left[colour - 1] > 0 and RING * heights[column] + column == empty:
+            scores[player] += IMMEDIATE
+            ready_owners |= 1 << player
+        else:
+            scores[player] += LATENT
+    return scores, ready_owners
+
+
+def add_twist_threats(scores: list[float], state: CageState) -> None:
+    """Add :data:`TWIST` to ``scores`` for each line one twist completes, to its owner."""
+    owner = state.game.owner
+    for value, _ in twist_threats(state.board):
+        scores[owner[value - 1]] += TWIST
+
+
+THREAT_TEMPERATURE = 30.0
+"""The lead in weighted lines (:func:`threat_scores`) that the threat evaluator maps to
+``tanh(1)`` of a win."""
 
 
 def threat_evaluator(state: State) -> list[float]:
     """The Cage by threats: each player's lead in weighted one-colour lines, in the game's
     utility range."""
     assert isinstance(state, CageState)
-    return scale(state.game, relative(threat_scores(state), 30.0))
+    return scale(state.game, relative(threat_scores(state), THREAT_TEMPERATURE))
 
 
 REPEAT_PENALTY = 40.0
@@ -658,10 +682,16 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         return helper.analyse(state, seconds, top)
 
     def _static_value(self, state: State, me: int) -> float:
+        """:data:`TO_MOVE_WINS` for a mover with a line in one drop, else the threat
+        evaluator's value (``100 * tanh(lead / 30)``, as :func:`threat_evaluator` scaled),
+        both from one :func:`line_tally` (the leaves are half the search's time)."""
         assert isinstance(state, CageState)
-        if drop_win(state, state.player) >= 0:
-            return TO_MOVE_WINS if state.player == me else -TO_MOVE_WINS
-        return super()._static_value(state, me)
+        scores, ready_owners = line_tally(state)
+        mover = state.player
+        if ready_owners >> mover & 1:
+            return TO_MOVE_WINS if mover == me else -TO_MOVE_WINS
+        add_twist_threats(scores, state)
+        return 100.0 * math.tanh((scores[me] - scores[1 - me]) / THREAT_TEMPERATURE)
 
 
 class _SolverOut(Exception):
