@@ -37,11 +37,10 @@ from typing import TYPE_CHECKING
 
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
-from gameshelf.games.cage.actions import DROP_ACTIONS, result_of
-from gameshelf.games.cage.board import line_colours
-from gameshelf.games.cage.geometry import LINES, LINES_THROUGH, RING
+from gameshelf.games.cage.geometry import LINES, RING
 
 from .alphabeta import WIN, AlphaBetaAgent
+from .cage_threats import ThreatSearch, ThreatSearchOut, decisive_moves, drop_win
 from .evaluators import relative, scale
 from .mcts import MCTSAgent, Node
 from .simple import GreedyAgent
@@ -50,11 +49,6 @@ from .solver import Solver
 if TYPE_CHECKING:
     from .analysis import MoveAnalysis
 
-TOP_CELLS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
-    tuple(LINES_THROUGH[RING * height + column] for height in range(3)) for column in range(RING)
-)
-"""``TOP_CELLS[column][height]``: the partner cell pairs of every line through the cell a drop
-into ``column`` of that height lands on."""
 SOLVER_SHARE = 0.3
 """Share of a clocked move's time the root solver may use (the rest goes to the tree)."""
 SOLVER_NODES = 3000
@@ -65,61 +59,6 @@ GREEDY_EVIDENCE = math.log(20.0)
 """An opponent is predicted as ``greedy`` once its moves so far are this much likelier (a
 likelihood ratio of 20) under greedy's choice than under a uniform one, none outside it."""
 _SOLVED_VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-
-
-def drop_win(state: CageState, player: int) -> int:
-    """A drop that would complete a line of ``player``'s colour now (``-1`` if none).
-
-    Only the board is read: a drop can complete only lines of the colour dropped, and only
-    through the cell it lands on.
-    """
-    board, heights, left = state.board, state.heights, state.left
-    for colour in state.game.config.colours[player]:
-        if not left[colour]:
-            continue
-        value = colour + 1
-        for column in range(RING):
-            height = heights[column]
-            if height < 3:
-                for a, b in TOP_CELLS[column][height]:
-                    if board[a] == value and board[b] == value:
-                        return RING * colour + column
-    return -1
-
-
-def decisive_moves(state: CageState) -> tuple[list[int], list[int]]:
-    """``(wins, self_defeats)`` among the legal moves: those after which the mover has won, and
-    those after which another player has (a twist or flip completing only their lines).
-
-    Moves are screened on the board (a drop completes only lines of its colour through the
-    cell it lands on; a twist or flip must leave some one-colour line); each candidate is then
-    played on a copy, so the rules' own verdict (simultaneous lines, draws) decides.
-    """
-    mover = state.player
-    board, heights = state.board, state.heights
-    wins: list[int] = []
-    losses: list[int] = []
-    for action in state.legal_actions():
-        if action < DROP_ACTIONS:
-            colour, column = divmod(action, RING)
-            value = colour + 1
-            if not any(
-                board[a] == value and board[b] == value
-                for a, b in TOP_CELLS[column][heights[column]]
-            ):
-                continue
-        elif not line_colours(result_of(board, heights, action)):
-            continue
-        child = state.clone()
-        child.apply_action(action)
-        outcome = child.outcome
-        if outcome is None or max(outcome) <= 0:
-            continue
-        if outcome[mover] >= max(outcome):
-            wins.append(action)
-        elif outcome[mover] < 0:
-            losses.append(action)
-    return wins, losses
 
 
 def threat_playout(state: CageState, rng: random.Random, max_plies: int) -> int:
@@ -579,12 +518,30 @@ def _repeats(state: State) -> bool:
     return not state.is_terminal() and state.seen.get(state.repetition_key(), 0) >= 2
 
 
+THREAT_MOVES = 5
+"""How many of its own moves a chain of threats may take (the attacker's last one completing
+the line): nine plies. Four moves would find the opponent's chain in 2 of 11 games that the
+alpha-beta lost to OpenSpiel's MCTS while another move was free of one, five in 6 of them."""
+OWN_CHAIN_SHARE = 0.1
+"""Share of the move's budget for the mover's own chain of threats (before the alpha-beta)."""
+SEARCH_SHARE = 0.9
+"""Share of the move's clock by which the alpha-beta stops (the checks of its best moves for
+the opponent's chains included); the rest checks the move finally chosen, if not yet checked."""
+THREAT_NODES = 1.0
+"""Without a clock: positions the threat search may play per alpha-beta node of the budget,
+times the share (a position of the threat search costs about what a node does)."""
+THREAT_TABLE_LIMIT = 200_000
+"""Answers the threat search's table keeps before it starts afresh."""
+
+
 class CageAlphaBetaAgent(AlphaBetaAgent):
     """Two-player Cage: iterative-deepening alpha-beta on the clock with the threat evaluator;
     at the horizon a mover who can complete a line by a drop counts as (almost) winning."""
 
     name = "cage-alphabeta"
     principal_variation = True
+    threat_moves = THREAT_MOVES
+    """Length (own moves) of the chains of threats searched around the alpha-beta; 0: none."""
 
     def __init__(
         self,
@@ -607,17 +564,91 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         self._me = 0
         self._path_dependent = False
         self._overtaker: int | None = None  # the depth being searched: who beat its first move
+        self._threats = ThreatSearch()
+        self._safe: list[int] = []  # moves found free of the opponent's chains, this move
 
     def step(self, state: State) -> int:
         """Search ``state``, reusing the table of earlier moves (it holds no value a repetition
         decided) unless the searching seat changed: a draw's worth depends on who searches
-        (:data:`CONTEMPT`)."""
+        (:data:`CONTEMPT`).
+
+        With ``threat_moves`` (the default) the threat search (:mod:`.cage_threats`) works
+        around the alpha-beta: first it looks for a chain of threats of the mover's own (played
+        at once when found); then, before each depth, the last depth's best move is checked
+        for a chain of the opponent's after it, and a move that allows one is dropped from the
+        search (unless it is the last); the move finally chosen is checked too."""
+        assert isinstance(state, CageState)
         me = state.current_player()
         if me != self._me:
             self.table.clear()
         self._me = me
         self._path_dependent = False
-        return super().step(state)
+        self._safe.clear()
+        if not self.threat_moves:
+            return super().step(state)
+        start = time.perf_counter()
+        threats = self._threat_search(start, OWN_CHAIN_SHARE)
+        try:
+            win = threats.winning_move(state, self.threat_moves)
+        except ThreatSearchOut:
+            win = None
+        if win is not None:
+            self.last_value = WIN
+            return win
+        self._threat_search(start, SEARCH_SHARE)
+        best = self._timed_search(state, start)
+        if best in self._safe or abs(self.last_value) >= WIN - 1000:
+            return best
+        self._threat_search(start, 1.0)
+        if self._allows_chain(state, best) and self._safe:
+            return self._safe[-1]
+        return best
+
+    def _threat_search(self, start: float, share: float) -> ThreatSearch:
+        """The agent's threat search (its table kept from move to move), bounded to ``share``
+        of the move: of the clock from ``start``, else of the node budget in positions."""
+        threats = self._threats
+        if threats.size() > THREAT_TABLE_LIMIT:
+            threats = self._threats = ThreatSearch()
+        threats.played = 0
+        if self.time_limit is None:
+            threats.deadline, threats.budget = None, int(self.node_budget * share * THREAT_NODES)
+        else:
+            threats.deadline, threats.budget = start + self.time_limit * share, None
+        return threats
+
+    def _timed_search(self, state: CageState, start: float) -> int:
+        """The alpha-beta, on the clock until :data:`SEARCH_SHARE` of the move from ``start``."""
+        clock = self.time_limit
+        if clock is not None:
+            self.time_limit = max(0.0, start + clock * SEARCH_SHARE - time.perf_counter())
+        try:
+            return super().step(state)
+        finally:
+            self.time_limit = clock
+
+    def _allows_chain(self, state: CageState, action: int) -> bool:
+        """Whether the opponent wins by a chain of threats after ``action`` (``False`` when the
+        threat search's budget ends first); a move found free of one joins ``_safe``."""
+        after = state.clone()
+        after.apply_action(action)
+        if after.outcome is not None:
+            return False
+        try:
+            found = self._threats.wins(after, self.threat_moves)
+        except ThreatSearchOut:
+            return False
+        if not found:
+            self._safe.append(action)
+        return found
+
+    def _vet(self, state: CageState, order: list[int]) -> None:
+        """Drop from the front of ``order`` (the last depth's best first) each move after which
+        the opponent wins by a chain of threats, while another move is left."""
+        while len(order) > 1 and order[0] not in self._safe:
+            if not self._allows_chain(state, order[0]):
+                return
+            order.pop(0)
 
     def _search(
         self, state: State, depth: int, alpha: float, beta: float, ply: int, me: int
@@ -649,6 +680,9 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         scores :data:`REPEAT_PENALTY` less: the search cannot see a threefold repetition coming
         (its horizon is shorter than a twisting cycle), and without this it drifts into one
         from positions it leads."""
+        if self.threat_moves and depth > 1:
+            assert isinstance(state, CageState)
+            self._vet(state, order)
         alpha, beta = -WIN - 1, WIN + 1
         best_move, best_value = order[0], -WIN - 1
         other = 1 - state.current_player()
