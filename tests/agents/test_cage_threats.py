@@ -159,7 +159,7 @@ def test_a_best_move_that_allows_a_chain_is_dropped_before_the_next_depth() -> N
     allows, safe, other = (state.parse_action(text) for text in ("T2+", "O3", "G7"))
     order = [allows, safe, other]
     agent._vet(state, order)
-    assert order == [safe, other] and agent._safe == [safe]
+    assert order == [safe, other] and agent._checked == {allows, safe}
     alone = [allows]
     agent._vet(state, alone)
     assert alone == [allows]

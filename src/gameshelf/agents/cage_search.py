@@ -520,13 +520,18 @@ def _repeats(state: State) -> bool:
 
 THREAT_MOVES = 5
 """How many of its own moves a chain of threats may take (the attacker's last one completing
-the line): nine plies. Four moves would find the opponent's chain in 2 of 11 games that the
-alpha-beta lost to OpenSpiel's MCTS while another move was free of one, five in 6 of them."""
-OWN_CHAIN_SHARE = 0.1
+the line): nine plies. In 11 games that the alpha-beta (with late-move reductions) lost to
+OpenSpiel's MCTS, it had played a move allowing the opponent a chain of at most five moves
+while another move allowed none in 6; of at most three moves, in 2."""
+OWN_CHAIN_SHARE = 0.05
 """Share of the move's budget for the mover's own chain of threats (before the alpha-beta)."""
-SEARCH_SHARE = 0.9
-"""Share of the move's clock by which the alpha-beta stops (the checks of its best moves for
-the opponent's chains included); the rest checks the move finally chosen, if not yet checked."""
+CHECK_SHARE = 0.05
+"""Share of the move's budget for one check of a move for the opponent's chains."""
+CHECKS_SHARE = 0.2
+"""Share of the move's budget for all those checks together."""
+MAX_DROPPED = 2
+"""Moves a search may drop for allowing the opponent a chain (a position where more do is
+lost to chains anyway: the time goes to the alpha-beta instead)."""
 THREAT_NODES = 1.0
 """Without a clock: positions the threat search may play per alpha-beta node of the budget,
 times the share (a position of the threat search costs about what a node does)."""
@@ -565,7 +570,10 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         self._path_dependent = False
         self._overtaker: int | None = None  # the depth being searched: who beat its first move
         self._threats = ThreatSearch()
-        self._safe: list[int] = []  # moves found free of the opponent's chains, this move
+        self._checked: set[int] = set()  # moves checked for the opponent's chains, this move
+        self._dropped = 0
+        self._check_left = CHECKS_SHARE
+        self._last_safe: int | None = None  # the last best move found free of chains
 
     def step(self, state: State) -> int:
         """Search ``state``, reusing the table of earlier moves (it holds no value a repetition
@@ -573,40 +581,61 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         (:data:`CONTEMPT`).
 
         With ``threat_moves`` (the default) the threat search (:mod:`.cage_threats`) works
-        around the alpha-beta: first it looks for a chain of threats of the mover's own (played
-        at once when found); then, before each depth, the last depth's best move is checked
-        for a chain of the opponent's after it, and a move that allows one is dropped from the
-        search (unless it is the last); the move finally chosen is checked too."""
+        around the alpha-beta, in small bounded shares of the move: first it looks for a chain
+        of threats of the mover's own (played at once when found); then, before each depth, the
+        last depth's best move is checked for a chain of the opponent's after it, and a move
+        that allows one is dropped from the search (at most :data:`MAX_DROPPED` a move, and
+        never the last); a final choice not yet checked is checked, and replaced by the last
+        best move found free of chains if it allows one."""
         assert isinstance(state, CageState)
         me = state.current_player()
         if me != self._me:
             self.table.clear()
         self._me = me
         self._path_dependent = False
-        self._safe.clear()
+        self._reset_checks()
         if not self.threat_moves:
             return super().step(state)
         start = time.perf_counter()
-        threats = self._threat_search(start, OWN_CHAIN_SHARE)
         try:
-            win = threats.winning_move(state, self.threat_moves)
+            win = self._bounded(OWN_CHAIN_SHARE).winning_move(state, self.threat_moves)
         except ThreatSearchOut:
             win = None
         if win is not None:
             self.last_value = WIN
             return win
-        self._threat_search(start, SEARCH_SHARE)
-        best = self._timed_search(state, start)
-        if best in self._safe or abs(self.last_value) >= WIN - 1000:
-            return best
-        self._threat_search(start, 1.0)
-        if self._allows_chain(state, best) and self._safe:
-            return self._safe[-1]
+        best = self._alpha_beta(state, start)
+        if (
+            best not in self._checked
+            and self._last_safe is not None
+            and abs(self.last_value) < WIN - 1000
+            and self._allows_chain(state, best)
+        ):
+            return self._last_safe
         return best
 
-    def _threat_search(self, start: float, share: float) -> ThreatSearch:
+    def _reset_checks(self) -> None:
+        """Forget the last move's checks for the opponent's chains."""
+        self._checked.clear()
+        self._dropped = 0
+        self._check_left = CHECKS_SHARE
+        self._last_safe = None
+
+    def _alpha_beta(self, state: CageState, start: float) -> int:
+        """The alpha-beta, on the clock until all but :data:`CHECK_SHARE` of the move from
+        ``start`` is spent (that is kept for checking its choice)."""
+        clock = self.time_limit
+        if clock is not None:
+            self.time_limit = start + clock * (1.0 - CHECK_SHARE) - time.perf_counter()
+            self.time_limit = max(self.time_limit, 0.0)
+        try:
+            return super().step(state)
+        finally:
+            self.time_limit = clock
+
+    def _bounded(self, share: float) -> ThreatSearch:
         """The agent's threat search (its table kept from move to move), bounded to ``share``
-        of the move: of the clock from ``start``, else of the node budget in positions."""
+        of the move: of the clock from now, else of the node budget in positions."""
         threats = self._threats
         if threats.size() > THREAT_TABLE_LIMIT:
             threats = self._threats = ThreatSearch()
@@ -614,41 +643,43 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         if self.time_limit is None:
             threats.deadline, threats.budget = None, int(self.node_budget * share * THREAT_NODES)
         else:
-            threats.deadline, threats.budget = start + self.time_limit * share, None
+            threats.deadline = time.perf_counter() + self.time_limit * share
+            threats.budget = None
         return threats
-
-    def _timed_search(self, state: CageState, start: float) -> int:
-        """The alpha-beta, on the clock until :data:`SEARCH_SHARE` of the move from ``start``."""
-        clock = self.time_limit
-        if clock is not None:
-            self.time_limit = max(0.0, start + clock * SEARCH_SHARE - time.perf_counter())
-        try:
-            return super().step(state)
-        finally:
-            self.time_limit = clock
 
     def _allows_chain(self, state: CageState, action: int) -> bool:
         """Whether the opponent wins by a chain of threats after ``action`` (``False`` when the
-        threat search's budget ends first); a move found free of one joins ``_safe``."""
+        check's share of the move, :data:`CHECK_SHARE`, or what is left of
+        :data:`CHECKS_SHARE`, ends first)."""
         after = state.clone()
         after.apply_action(action)
-        if after.outcome is not None:
+        share = min(CHECK_SHARE, self._check_left)
+        if after.outcome is not None or share <= 0:
             return False
+        self._checked.add(action)
+        threats = self._bounded(share)
+        started = time.perf_counter()
         try:
-            found = self._threats.wins(after, self.threat_moves)
+            return threats.wins(after, self.threat_moves)
         except ThreatSearchOut:
             return False
-        if not found:
-            self._safe.append(action)
-        return found
+        finally:
+            if self.time_limit is None:
+                self._check_left -= threats.played / (self.node_budget * THREAT_NODES)
+            else:
+                self._check_left -= (time.perf_counter() - started) / self.time_limit
 
     def _vet(self, state: CageState, order: list[int]) -> None:
-        """Drop from the front of ``order`` (the last depth's best first) each move after which
-        the opponent wins by a chain of threats, while another move is left."""
-        while len(order) > 1 and order[0] not in self._safe:
+        """Drop from the front of ``order`` (the last depth's best first) a move after which
+        the opponent wins by a chain of threats, while another move is left, at most
+        :data:`MAX_DROPPED` in all this move (after that the position is taken as lost to
+        chains anyway, and the alpha-beta's choice stands)."""
+        while len(order) > 1 and self._dropped < MAX_DROPPED and order[0] not in self._checked:
             if not self._allows_chain(state, order[0]):
+                self._last_safe = order[0]
                 return
             order.pop(0)
+            self._dropped += 1
 
     def _search(
         self, state: State, depth: int, alpha: float, beta: float, ply: int, me: int
