@@ -163,3 +163,16 @@ def test_a_best_move_that_allows_a_chain_is_dropped_before_the_next_depth() -> N
     alone = [allows]
     agent._vet(state, alone)
     assert alone == [allows]
+
+
+def test_the_arena_agent_with_the_threat_search_is_hard_plus_chains() -> None:
+    from gameshelf.agents.base import make_agent
+    from gameshelf.agents.cage_search import THREAT_MOVES
+
+    agent = make_agent("cage-hard-threats", load("cage"), 3)
+    assert isinstance(agent, CageAlphaBetaAgent)
+    assert agent.threat_moves == THREAT_MOVES and agent.time_limit is not None
+    with pytest.raises(ValueError, match="two-player Cage only"):
+        make_agent("cage-hard-threats", load("cage(players=3)"), 3)
+    with pytest.raises(ValueError, match="two-player Cage only"):
+        make_agent("cage-hard-threats", load("axiom"), 3)
