@@ -4,6 +4,7 @@ Cage alpha-beta plays a chain of its own and refuses a move that allows the oppo
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -47,38 +48,38 @@ def _solver_wins(state: CageState, plies: int, winner: int) -> bool:
     return solver.force(state, plies, True, 1.0)
 
 
+def _random_positions(seeds: int, first: int, last: int, every: int) -> Iterator[CageState]:
+    """Positions of seeded random games, every ``every`` plies from ``first`` until ``last``,
+    whose mover has no line in one."""
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state = _cage()
+        while not state.is_terminal() and state.ply < last:
+            if state.ply >= first and state.ply % every == 0 and not decisive_moves(state)[0]:
+                yield state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
 def test_every_chain_the_threat_search_proves_is_a_win_for_the_exact_solver() -> None:
     """Soundness: a chain of at most three own moves found from positions of seeded random
     games is a forced win within five plies by the full-width solver."""
     checked = 0
-    for seed in range(40):
-        rng = random.Random(seed)
-        state = _cage()
-        while not state.is_terminal() and state.ply < 36:
-            if state.ply >= 8 and state.ply % 3 == 0 and not decisive_moves(state)[0]:
-                move = ThreatSearch().winning_move(state, 3)
-                if move is not None:
-                    after = _after(state, move)
-                    assert _solver_wins(after, 4, state.player), (seed, state.history(), move)
-                    checked += 1
-            state.apply_action(rng.choice(state.legal_actions()))
+    for state in _random_positions(40, 8, 36, 3):
+        move = ThreatSearch().winning_move(state, 3)
+        if move is not None:
+            after = _after(state, move)
+            assert _solver_wins(after, 4, state.player), (state.history(), move)
+            checked += 1
     assert checked >= 10
 
 
 def test_a_refuted_chain_is_not_claimed() -> None:
     """Where the solver finds no forced win within five plies, no three-move chain is found."""
     refuted = 0
-    for seed in range(12):
-        rng = random.Random(seed)
-        state = _cage()
-        while not state.is_terminal() and state.ply < 30:
-            if state.ply >= 10 and state.ply % 4 == 0 and not decisive_moves(state)[0]:
-                solver = Solver(state.game)
-                solver.me = state.player
-                if not solver.force(state, 5, True, 1.0):
-                    refuted += 1
-                    assert ThreatSearch().winning_move(state, 3) is None, state.history()
-            state.apply_action(rng.choice(state.legal_actions()))
+    for state in _random_positions(12, 10, 30, 4):
+        if not _solver_wins(state, 5, state.player):
+            refuted += 1
+            assert ThreatSearch().winning_move(state, 3) is None, state.history()
     assert refuted >= 10
 
 
