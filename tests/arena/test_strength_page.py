@@ -202,3 +202,49 @@ def test_a_broken_ratings_file_is_refused_with_the_entry(tmp_path: Path) -> None
     )
     with pytest.raises(ValueError, match="rating 1: bad entry"):
         load_bot_ratings(path)
+
+
+SHIPPED = {"page": "docs/strength.md", "ratings": "src/gameshelf/server/bot_ratings.json"}
+
+
+def _shipped(name: str) -> str:
+    return (Path(__file__).resolve().parents[2] / SHIPPED[name]).read_text("utf-8")
+
+
+def test_rerunning_one_section_keeps_every_other_section_of_the_page() -> None:
+    """``--only`` on a checkout without the other sections' caches: they stay as shown."""
+    old = _shipped("page")
+    arenas: list[tuple[strength.Run, Any]] = [(run, None) for run in strength.RUNS]
+    arenas[0] = (arenas[0][0], {**fake(50, 60), "table": "| agent | (new) |"})
+    page = strength.keep_unmeasured(strength.render(arenas, None, None), old, arenas, None, None)
+    assert "(not measured in this run)" not in page and "not measured |" not in page
+    assert "| agent | (new) |" in page
+    assert f"| {arenas[0][0].title}: hard wins ≥ 80% | 50/60 (83%) | yes |" in page
+    old_blocks, new_blocks = strength._blocks(old), strength._blocks(page)
+    assert list(new_blocks) == list(old_blocks)
+    for title in list(old_blocks)[2:]:  # past the targets and the re-measured section
+        assert new_blocks[title] == old_blocks[title], title
+    old_targets = old_blocks["Targets"].splitlines()
+    new_targets = new_blocks["Targets"].splitlines()
+    assert len(new_targets) == len(old_targets)
+    assert [row for row in new_targets if row not in old_targets] == [
+        next(row for row in new_targets if "50/60" in row)
+    ]
+
+
+def test_rerunning_a_rated_section_keeps_the_other_pools_and_shifts_its_linked_bots() -> None:
+    old = json.loads(_shipped("ratings"))
+    before = published(old)
+    runs = {run.slug: run for run in strength.RUNS}
+    hard, greedy = before[("cage", 2, "hard")], before[("cage", 2, "greedy")]
+    remeasured = rated(("hard", hard[0] + 5.0, 4.0), ("greedy", greedy[0] + 5.0, 4.0))
+    arenas = [(run, remeasured if run.slug == "cage-2p-greedy" else None) for run in runs.values()]
+    fresh = strength.publish_ratings(arenas)
+    merged = published(strength.keep_unmeasured_ratings(fresh, json.dumps(old), arenas))
+    assert merged[("cage", 2, "hard")] == (hard[0] + 5.0, 4.0, "cage-2p-greedy")
+    random = before[("cage", 2, "random")]
+    assert merged[("cage", 2, "random")] == (round(random[0] + 5.0, 2), random[1], random[2])
+    others = {key: value for key, value in before.items() if key[:2] != ("cage", 2)}
+    assert {key: merged[key] for key in others} == others
+    assert len(merged) == len(before)
+    assert strength.keep_unmeasured_ratings(fresh, "", arenas) == fresh

@@ -4,7 +4,9 @@ Run ``scripts/strength.sh`` (or ``python -m gameshelf.arena.strength --jobs 2``)
 caches its numbers as JSON under ``build/strength/`` so a section can be rerun alone
 (``--only cage-2p``) and the page rebuilt from the cache (``--only none``). The same caches give
 the server's published bot ratings (``server/bot_ratings.json``, :func:`publish_ratings`), so the
-page and the ratings a person is rated against never disagree.
+page and the ratings a person is rated against never disagree. With ``--only``, a section that
+has no cache (a fresh checkout has none) keeps what the page and the ratings file showed
+(:func:`keep_unmeasured`), so rerunning one section never erases the others.
 """
 
 from __future__ import annotations
@@ -495,11 +497,91 @@ def main(argv: list[str] | None = None) -> int:
         arenas.append((run, _section(run.slug, _arena_job(run, args.jobs), only, run_key(run))))
     timing = _section("move-times", lambda: move_times(args.jobs), only)
     ladder_data = _section("ladder", lambda: ladder(args.jobs), only)
-    PAGE.write_text(render(arenas, timing, ladder_data), encoding="utf-8")
+    page = render(arenas, timing, ladder_data)
+    ratings = publish_ratings(arenas)
+    if only is not None:
+        # A section without a cache (a fresh checkout) keeps what the page and the published
+        # ratings showed: rerunning one section must not erase the others.
+        page = keep_unmeasured(page, _read(PAGE), arenas, timing, ladder_data)
+        ratings = keep_unmeasured_ratings(ratings, _read(RATINGS), arenas)
+    PAGE.write_text(page, encoding="utf-8")
     print(f"wrote {PAGE}")
-    RATINGS.write_text(json.dumps(publish_ratings(arenas), indent=2) + "\n", encoding="utf-8")
+    RATINGS.write_text(json.dumps(ratings, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {RATINGS}")
     return 0
+
+
+def _read(path: Path) -> str:
+    """``path``'s text, or ``""`` if there is no such file."""
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def _blocks(page: str) -> dict[str, str]:
+    """The page's ``## `` sections by heading, each with its heading and text."""
+    parts = page.split("\n## ")
+    return {part.split("\n", 1)[0]: "## " + part for part in parts[1:]}
+
+
+def keep_unmeasured(
+    page: str, old: str, arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any
+) -> str:
+    """``page`` with each section that has no numbers this time (and its target rows) as
+    ``old`` showed it, where ``old`` has it."""
+    if not old:
+        return page
+    old_blocks = _blocks(old)
+    old_rows = [line for line in old.splitlines() if line.startswith("| ")]
+    missing = [run.title for run, data in arenas if data is None]
+    if timing is None:
+        missing.append("Seconds per move by level")
+    if ladder_data is None:
+        missing.append("Solver ladder")
+    for title in missing:
+        new_block = _blocks(page).get(title)
+        if new_block is not None and title in old_blocks:
+            page = page.replace(new_block.rstrip("\n"), old_blocks[title].rstrip("\n"), 1)
+        row = next((line for line in old_rows if line.startswith(f"| {title}: ")), None)
+        stub = next((line for line in page.splitlines() if line.startswith(f"| {title} | ")), None)
+        if row is not None and stub is not None:
+            page = page.replace(stub, row, 1)
+    if timing is None:
+        budget_rows = [line for line in old_rows if "every level's worst move" in line]
+        table_end = page.index("\n\n", page.index("| target | measured |"))
+        page = page[:table_end] + "".join("\n" + row for row in budget_rows) + page[table_end:]
+    return page
+
+
+def keep_unmeasured_ratings(
+    ratings: dict[str, Any], old_text: str, arenas: list[tuple[Run, Any]]
+) -> dict[str, Any]:
+    """``ratings`` plus the entries of ``old_text`` (the published file) that no measured run
+    replaces: a pool whose main run has no numbers keeps its old entries as they were; a bot of
+    a linked run without numbers keeps its old rating, shifted onto the remeasured pool's
+    scale as :func:`_link` shifts a linked run."""
+    if not old_text:
+        return ratings
+    old_entries = json.loads(old_text).get("ratings", [])
+    measured = {run.slug for run, data in arenas if data is not None}
+    entries = list(ratings["ratings"])
+    for main, linked in RATED_RUNS.items():
+        sources = {main, *linked}
+        old_pool = [entry for entry in old_entries if entry["run"] in sources]
+        if main not in measured:
+            entries += old_pool
+            continue
+        new_pool = [entry for entry in entries if entry["run"] in sources]
+        table = {e["bot"]: (e["mu"], e["sigma"], e["run"]) for e in new_pool}
+        before = dict(table)
+        _link(table, {e["bot"]: (e["mu"], e["sigma"], e["run"]) for e in old_pool})
+        for bot, (mu, sigma, source) in sorted(table.items()):
+            if bot not in before and source not in measured:
+                entry = next(e for e in new_pool + old_pool if e["bot"] == bot)
+                entries.append({**entry, "mu": round(mu, 2), "sigma": sigma, "run": source})
+    pool = {
+        slug: index for index, main in enumerate(RATED_RUNS) for slug in (main, *RATED_RUNS[main])
+    }
+    entries.sort(key=lambda entry: (pool.get(entry["run"], len(pool)), entry["bot"]))
+    return {**ratings, "ratings": entries}
 
 
 def publish_ratings(arenas: list[tuple[Run, Any]]) -> dict[str, Any]:
