@@ -582,13 +582,14 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         decided) unless the searching seat changed: a draw's worth depends on who searches
         (:data:`CONTEMPT`).
 
-        With ``threat_moves`` (the default) the threat search (:mod:`.cage_threats`) works
-        around the alpha-beta, in small bounded shares of the move: first it looks for a chain
-        of threats of the mover's own (played at once when found); then, before each depth, the
-        last depth's best move is checked for a chain of the opponent's after it, and a move
-        that allows one is dropped from the search (at most :data:`MAX_DROPPED` a move, and
-        never the last); a final choice not yet checked is checked, and replaced by the last
-        best move found free of chains if it allows one."""
+        With ``threat_moves`` set (the arena agent ``cage-hard-threats``; the levels leave it
+        0) the threat search (:mod:`.cage_threats`) works around the alpha-beta, in small
+        bounded shares of the move: first it looks for a chain of threats of the mover's own
+        (played at once when found); then, before each depth, the last depth's best move is
+        checked for a chain of the opponent's after it, and a move that allows one is dropped
+        from the search (at most :data:`MAX_DROPPED` a move, and never the last); a final
+        choice not yet checked is checked, and replaced by the last best move found free of
+        chains if it allows one."""
         assert isinstance(state, CageState)
         me = state.current_player()
         if me != self._me:
