@@ -47,12 +47,18 @@ def test_a_position_as_json(capsys: pytest.CaptureFixture[str]) -> None:
         )
 
 
+HANDS_A_LINE = "GWW/YG/WRO/WR/OB/O/YY/BG W0Y1R2O1B2G1 1 W0 25 *"
+"""Player 2 to move wins at once with G6 (the only winning move); O1 instead lets player 1
+complete a line at once (Y6), so it is a blunder whatever the search's clock allows."""
+
+
 def blunder_record(tmp_path: Path) -> Path:
-    """Player 2 misses the win (B0 instead of O4); player 1 answers."""
-    state = load("cage").state_from_position(WIN_IN_ONE)
+    """Player 2 misses the win (O1 instead of G6); player 1 takes its line (Y6)."""
+    state = load("cage").state_from_position(HANDS_A_LINE)
     start = state.position()
-    state.play("B0")
-    state.play(state.legal_actions()[0])
+    state.play("O1")
+    state.play("Y6")
+    assert state.is_terminal()
     path = tmp_path / "game.json"
     record_from_state(state, initial_position=start).save(path)
     return path
@@ -64,9 +70,9 @@ def test_a_record_marks_the_blunder(capsys: pytest.CaptureFixture[str], tmp_path
     assert status == 0
     lines = out.splitlines()
     assert lines[0] == "cage: 2 decisions analysed, 0.5 s each"
-    first = next(line for line in lines if line.startswith("1. player 2 played B0"))
+    first = next(line for line in lines if line.startswith("1. player 2 played O1"))
     assert "<- blunder" in first
-    assert any(line.split()[:3] == ["1.", "O4", "win"] for line in lines)
+    assert any(line.split()[:3] == ["1.", "G6", "win"] for line in lines)
     assert re.fullmatch(r"summary: \d+ blunders?, \d+ mistakes?, \d+ inaccurac(y|ies)", lines[-1])
     assert "analysing [" in err and "2/2 plies" in err  # the progress bar
 
@@ -78,9 +84,9 @@ def test_a_record_as_json_for_one_seat(capsys: pytest.CaptureFixture[str], tmp_p
     assert status == 0
     plies = json.loads(out)["plies"]
     assert [(p["ply"], p["mover"], p["played"], p["label"]) for p in plies] == [
-        (0, 1, "B0", "blunder")
+        (0, 1, "O1", "blunder")
     ]
-    assert plies[0]["best"][0]["move"] == "O4" and plies[0]["best"][0]["solved"] == "win"
+    assert plies[0]["best"][0]["move"] == "G6" and plies[0]["best"][0]["solved"] == "win"
 
 
 @pytest.mark.parametrize(
