@@ -282,7 +282,6 @@ def test_alpha_beta_proves_no_win_the_exact_solver_refutes(principal_variation: 
     assert Solver(state.game).solve(state, 6).verdict == "unknown"
     agent = CageAlphaBetaAgent(state.game, seed=0, node_budget=10**9, max_depth=6)
     agent.principal_variation = principal_variation
-    agent.threat_moves = 0  # the alpha-beta alone (a chain of threats wins here in 7 plies)
     agent.step(state)
     assert agent.completed_depth == 6
     assert abs(agent.last_value) < TO_MOVE_WINS

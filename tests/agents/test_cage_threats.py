@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from gameshelf.agents.alphabeta import WIN
-from gameshelf.agents.cage_search import CageAlphaBetaAgent
+from gameshelf.agents.cage_search import CageAlphaBetaAgent, CageThreatsAgent
 from gameshelf.agents.cage_threats import ThreatSearch, ThreatSearchOut, decisive_moves
 from gameshelf.agents.solver import Solver
 from gameshelf.core.registry import load
@@ -102,7 +102,10 @@ def test_the_table_answers_a_question_again_without_search() -> None:
 
 
 def _alpha_beta(threat_moves: int) -> CageAlphaBetaAgent:
-    agent = CageAlphaBetaAgent(load("cage"), 1, node_budget=200_000, max_depth=2)
+    """A depth-2 Cage alpha-beta: plain (``0``), else with chains of ``threat_moves`` moves."""
+    if not threat_moves:
+        return CageAlphaBetaAgent(load("cage"), 1, node_budget=200_000, max_depth=2)
+    agent = CageThreatsAgent(load("cage"), 1, node_budget=200_000, max_depth=2)
     agent.threat_moves = threat_moves
     return agent
 
@@ -157,6 +160,7 @@ def _parse(moves: list[str]) -> list[int]:
 def test_a_best_move_that_allows_a_chain_is_dropped_before_the_next_depth() -> None:
     state = _position(ALLOWS_CHAIN)
     agent = _alpha_beta(3)
+    assert isinstance(agent, CageThreatsAgent)
     allows, safe, other = (state.parse_action(text) for text in ("T2+", "O3", "G7"))
     order = [allows, safe, other]
     agent._vet(state, order)
@@ -171,7 +175,7 @@ def test_the_arena_agent_with_the_threat_search_is_hard_plus_chains() -> None:
     from gameshelf.agents.cage_search import THREAT_MOVES
 
     agent = make_agent("cage-hard-threats", load("cage"), 3)
-    assert isinstance(agent, CageAlphaBetaAgent)
+    assert isinstance(agent, CageThreatsAgent)
     assert agent.threat_moves == THREAT_MOVES and agent.time_limit is not None
     with pytest.raises(ValueError, match="two-player Cage only"):
         make_agent("cage-hard-threats", load("cage(players=3)"), 3)

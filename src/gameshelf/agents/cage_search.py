@@ -545,10 +545,6 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
 
     name = "cage-alphabeta"
     principal_variation = True
-    threat_moves = 0
-    """Length (own moves) of the chains of threats searched around the alpha-beta; 0: none.
-    Off in the levels: at :data:`THREAT_MOVES` (the arena agent ``cage-hard-threats``) hard won
-    43 of 60 against OpenSpiel's MCTS at equal time, without it 47 (docs/agents.md)."""
 
     def __init__(
         self,
@@ -571,6 +567,116 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         self._me = 0
         self._path_dependent = False
         self._overtaker: int | None = None  # the depth being searched: who beat its first move
+
+    def step(self, state: State) -> int:
+        """Search ``state``, reusing the table of earlier moves (it holds no value a repetition
+        decided) unless the searching seat changed: a draw's worth depends on who searches
+        (:data:`CONTEMPT`)."""
+        me = state.current_player()
+        if me != self._me:
+            self.table.clear()
+        self._me = me
+        self._path_dependent = False
+        return super().step(state)
+
+    def _search(
+        self, state: State, depth: int, alpha: float, beta: float, ply: int, me: int
+    ) -> float:
+        """As the base negamax, but a value that a repetition draw in its subtree decided is not
+        stored in the table: it holds only on this path (the position's history), and a stored
+        one would hide a win reached another way."""
+        outer = self._path_dependent
+        self._path_dependent = False
+        value = super()._search(state, depth, alpha, beta, ply, me)
+        if self._path_dependent and depth > 0 and not state.is_terminal():
+            self.table.pop(self.key(state), None)
+        self._path_dependent = outer or self._path_dependent
+        return value
+
+    def _terminal_value(self, state: State, me: int, ply: int) -> float:
+        """Wins and losses as the base search; a draw is :data:`CONTEMPT` below even for the
+        searching player (above for the other). A draw with cubies left (a repetition, the ply
+        cap, simultaneous lines) marks the value as path-dependent."""
+        if any(state.returns()):
+            return super()._terminal_value(state, me, ply)
+        assert isinstance(state, CageState)
+        if any(state.left):
+            self._path_dependent = True
+        return -CONTEMPT if me == self._me else CONTEMPT
+
+    def _root(self, state: State, order: list[int], depth: int) -> tuple[float, int]:
+        """As the base search, but a move back to a position already seen since the last drop
+        scores :data:`REPEAT_PENALTY` less: the search cannot see a threefold repetition coming
+        (its horizon is shorter than a twisting cycle), and without this it drifts into one
+        from positions it leads."""
+        alpha, beta = -WIN - 1, WIN + 1
+        best_move, best_value = order[0], -WIN - 1
+        other = 1 - state.current_player()
+        self._overtaker = None
+        for action in order:
+            child = state.clone()
+            child.apply_action(action)
+            if self.principal_variation and action != order[0]:
+                value = self._scout(child, depth - 1, alpha, beta, 1, other)
+            else:
+                value = -self._search(child, depth - 1, -beta, -alpha, 1, other)
+            if abs(value) < WIN - 1000 and _repeats(child):
+                value -= REPEAT_PENALTY
+            if value > best_value:
+                best_value, best_move = value, action
+                if action != order[0]:
+                    self._overtaker = action
+            alpha = max(alpha, value)
+        return best_value, best_move
+
+    def _unfinished_choice(self, best: int) -> int:
+        """A move that the cut-short depth searched in full and found better than the last
+        depth's best (searched first at that depth), else that best: the deeper search has
+        already refuted it."""
+        return best if self._overtaker is None else self._overtaker
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (its values are expected
+        scores in ``[0, 1]`` and its proofs exact, which the alpha-beta's scores are not)."""
+        helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
+        return helper.analyse(state, seconds, top)
+
+    def _static_value(self, state: State, me: int) -> float:
+        """:data:`TO_MOVE_WINS` for a mover with a line in one drop, else the threat
+        evaluator's value (``100 * tanh(lead / 30)``, as :func:`threat_evaluator` scaled),
+        both from one :func:`line_tally` (the leaves are half the search's time)."""
+        assert isinstance(state, CageState)
+        scores, ready_owners = line_tally(state)
+        mover = state.player
+        if ready_owners >> mover & 1:
+            return TO_MOVE_WINS if mover == me else -TO_MOVE_WINS
+        add_twist_threats(scores, state)
+        return 100.0 * math.tanh((scores[me] - scores[1 - me]) / THREAT_TEMPERATURE)
+
+
+class CageThreatsAgent(CageAlphaBetaAgent):
+    """The Cage alpha-beta with the threat search (:mod:`.cage_threats`) around it, in small
+    bounded shares of the move: first it looks for a chain of threats of the mover's own
+    (played at once when found); then, before each depth, the last depth's best move is checked
+    for a chain of the opponent's after it, and a move that allows one is dropped from the
+    search (at most :data:`MAX_DROPPED` a move, and never the last); a final choice not yet
+    checked is checked, and replaced by the last best move found free of chains if it allows
+    one. Not a level: as the arena agent ``cage-hard-threats`` (hard's budget) it won 43 of 60
+    against OpenSpiel's MCTS at equal time where hard won 47 (docs/agents.md)."""
+
+    name = "cage-hard-threats"
+    threat_moves = THREAT_MOVES
+    """Length (own moves, the last completing the line) of the chains searched."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        node_budget: int = 20_000,
+        time_limit: float | None = None,
+        max_depth: int = 12,
+    ) -> None:
+        super().__init__(game, seed, node_budget, time_limit, max_depth)
         self._threats = ThreatSearch()
         self._checked: set[int] = set()  # moves checked for the opponent's chains, this move
         self._dropped = 0
@@ -578,27 +684,10 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         self._last_safe: int | None = None  # the last best move found free of chains
 
     def step(self, state: State) -> int:
-        """Search ``state``, reusing the table of earlier moves (it holds no value a repetition
-        decided) unless the searching seat changed: a draw's worth depends on who searches
-        (:data:`CONTEMPT`).
-
-        With ``threat_moves`` set (the arena agent ``cage-hard-threats``; the levels leave it
-        0) the threat search (:mod:`.cage_threats`) works around the alpha-beta, in small
-        bounded shares of the move: first it looks for a chain of threats of the mover's own
-        (played at once when found); then, before each depth, the last depth's best move is
-        checked for a chain of the opponent's after it, and a move that allows one is dropped
-        from the search (at most :data:`MAX_DROPPED` a move, and never the last); a final
-        choice not yet checked is checked, and replaced by the last best move found free of
-        chains if it allows one."""
+        """The mover's own chain if the threat search finds one, else the alpha-beta's move
+        with the checks for the opponent's chains (see the class)."""
         assert isinstance(state, CageState)
-        me = state.current_player()
-        if me != self._me:
-            self.table.clear()
-        self._me = me
-        self._path_dependent = False
         self._reset_checks()
-        if not self.threat_moves:
-            return super().step(state)
         start = time.perf_counter()
         try:
             win = self._bounded(OWN_CHAIN_SHARE).winning_move(state, self.threat_moves)
@@ -616,6 +705,14 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         ):
             return self._last_safe
         return best
+
+    def _root(self, state: State, order: list[int], depth: int) -> tuple[float, int]:
+        """As the Cage alpha-beta's root, after dropping a last best move that allows the
+        opponent a chain (:meth:`_vet`)."""
+        if depth > 1:
+            assert isinstance(state, CageState)
+            self._vet(state, order)
+        return super()._root(state, order, depth)
 
     def _reset_checks(self) -> None:
         """Forget the last move's checks for the opponent's chains."""
@@ -684,83 +781,6 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
             order.pop(0)
             self._dropped += 1
 
-    def _search(
-        self, state: State, depth: int, alpha: float, beta: float, ply: int, me: int
-    ) -> float:
-        """As the base negamax, but a value that a repetition draw in its subtree decided is not
-        stored in the table: it holds only on this path (the position's history), and a stored
-        one would hide a win reached another way."""
-        outer = self._path_dependent
-        self._path_dependent = False
-        value = super()._search(state, depth, alpha, beta, ply, me)
-        if self._path_dependent and depth > 0 and not state.is_terminal():
-            self.table.pop(self.key(state), None)
-        self._path_dependent = outer or self._path_dependent
-        return value
-
-    def _terminal_value(self, state: State, me: int, ply: int) -> float:
-        """Wins and losses as the base search; a draw is :data:`CONTEMPT` below even for the
-        searching player (above for the other). A draw with cubies left (a repetition, the ply
-        cap, simultaneous lines) marks the value as path-dependent."""
-        if any(state.returns()):
-            return super()._terminal_value(state, me, ply)
-        assert isinstance(state, CageState)
-        if any(state.left):
-            self._path_dependent = True
-        return -CONTEMPT if me == self._me else CONTEMPT
-
-    def _root(self, state: State, order: list[int], depth: int) -> tuple[float, int]:
-        """As the base search, but a move back to a position already seen since the last drop
-        scores :data:`REPEAT_PENALTY` less: the search cannot see a threefold repetition coming
-        (its horizon is shorter than a twisting cycle), and without this it drifts into one
-        from positions it leads."""
-        if self.threat_moves and depth > 1:
-            assert isinstance(state, CageState)
-            self._vet(state, order)
-        alpha, beta = -WIN - 1, WIN + 1
-        best_move, best_value = order[0], -WIN - 1
-        other = 1 - state.current_player()
-        self._overtaker = None
-        for action in order:
-            child = state.clone()
-            child.apply_action(action)
-            if self.principal_variation and action != order[0]:
-                value = self._scout(child, depth - 1, alpha, beta, 1, other)
-            else:
-                value = -self._search(child, depth - 1, -beta, -alpha, 1, other)
-            if abs(value) < WIN - 1000 and _repeats(child):
-                value -= REPEAT_PENALTY
-            if value > best_value:
-                best_value, best_move = value, action
-                if action != order[0]:
-                    self._overtaker = action
-            alpha = max(alpha, value)
-        return best_value, best_move
-
-    def _unfinished_choice(self, best: int) -> int:
-        """A move that the cut-short depth searched in full and found better than the last
-        depth's best (searched first at that depth), else that best: the deeper search has
-        already refuted it."""
-        return best if self._overtaker is None else self._overtaker
-
-    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
-        """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (its values are expected
-        scores in ``[0, 1]`` and its proofs exact, which the alpha-beta's scores are not)."""
-        helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
-        return helper.analyse(state, seconds, top)
-
-    def _static_value(self, state: State, me: int) -> float:
-        """:data:`TO_MOVE_WINS` for a mover with a line in one drop, else the threat
-        evaluator's value (``100 * tanh(lead / 30)``, as :func:`threat_evaluator` scaled),
-        both from one :func:`line_tally` (the leaves are half the search's time)."""
-        assert isinstance(state, CageState)
-        scores, ready_owners = line_tally(state)
-        mover = state.player
-        if ready_owners >> mover & 1:
-            return TO_MOVE_WINS if mover == me else -TO_MOVE_WINS
-        add_twist_threats(scores, state)
-        return 100.0 * math.tanh((scores[me] - scores[1 - me]) / THREAT_TEMPERATURE)
-
 
 class _SolverOut(Exception):
     """The root solver's time or node budget is spent."""
@@ -784,4 +804,11 @@ class _BudgetSolver(Solver):
         return super().force(state, remaining, mine, target)
 
 
-__all__ = ["CageSearchAgent", "decisive_moves", "drop_win", "threat_playout"]
+__all__ = [
+    "CageAlphaBetaAgent",
+    "CageSearchAgent",
+    "CageThreatsAgent",
+    "decisive_moves",
+    "drop_win",
+    "threat_playout",
+]

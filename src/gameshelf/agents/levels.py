@@ -282,20 +282,20 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
 
 
 def _threats_cage(game: Game, seed: int | None) -> Agent:
-    """``cage-hard-threats``: the two-player Cage hard level with the threat search around its
-    alpha-beta (``agents/cage_threats.py``: its own chains of threats played, moves that allow
-    the opponent one dropped). Tried as hard itself and not adopted: against OpenSpiel's MCTS
-    at equal time it won 43 of 60 where hard won 47 (docs/agents.md); kept to reproduce."""
-    from .cage_search import THREAT_MOVES, CageAlphaBetaAgent
+    """``cage-hard-threats``: the two-player Cage hard level's budget with the threat search
+    around its alpha-beta (``CageThreatsAgent``). Tried as hard itself and not adopted: against
+    OpenSpiel's MCTS at equal time it won 43 of 60 where hard won 47 (docs/agents.md); kept to
+    reproduce."""
+    from .cage_search import CageThreatsAgent
 
     if game.spec.name != "cage" or game.spec.num_players != 2:
         raise ValueError(
             f"cage-hard-threats plays the two-player Cage only, not {game.game_string}"
         )
-    agent = build_level(game, "hard", seed)
-    assert isinstance(agent, CageAlphaBetaAgent)
-    agent.threat_moves = THREAT_MOVES
-    return agent
+    spec = level_spec(game, "hard")
+    return CageThreatsAgent(
+        game, seed, node_budget=spec.budget * CAP_FACTOR, time_limit=spec.time_limit
+    )
 
 
 CLASSIC_TIME_FACTOR = 3.0
