@@ -121,6 +121,37 @@ class ThreatSearch:
         wins, _ = decisive_moves(state)
         if wins:
             return wins[0]
+        return self._threat_that_wins(state, moves)
+
+    def wins(self, state: CageState, moves: int) -> bool:
+        """Whether the player to move wins by continuous threats within ``moves`` own moves."""
+        if state.outcome is not None:
+            return False
+        if drop_win(state, state.player) >= 0 or decisive_moves(state)[0]:
+            return True
+        return self._chain_wins(state, moves)
+
+    # --- the tree -------------------------------------------------------------------------
+    def _chain_wins(self, state: CageState, moves: int) -> bool:
+        """:meth:`wins` for a mover known to have no line in one (the table's answer if it
+        has one)."""
+        if moves <= 1:
+            return False
+        key = (bytes(state.board), state.player, state.last)
+        if self._proved.get(key, moves + 1) <= moves:
+            return True
+        if self._failed.get(key, 0) >= moves:
+            return False
+        found = self._threat_that_wins(state, moves) is not None
+        if found:
+            self._proved[key] = moves
+        else:
+            self._failed[key] = moves
+        return found
+
+    def _threat_that_wins(self, state: CageState, moves: int) -> int | None:
+        """A threat of the mover (who has no line in one) that every reply loses to, at once or
+        to a further chain within ``moves - 1`` of its moves."""
         if moves <= 1:
             return None
         attacker = state.player
@@ -134,27 +165,6 @@ class ThreatSearch:
                 return action
         return None
 
-    def wins(self, state: CageState, moves: int) -> bool:
-        """Whether the player to move wins by continuous threats within ``moves`` own moves."""
-        if state.outcome is not None:
-            return False
-        if drop_win(state, state.player) >= 0:
-            return True
-        if moves <= 1:
-            return bool(decisive_moves(state)[0])
-        key = (bytes(state.board), state.player, state.last)
-        if self._proved.get(key, moves + 1) <= moves:
-            return True
-        if self._failed.get(key, 0) >= moves:
-            return False
-        found = self.winning_move(state, moves) is not None
-        if found:
-            self._proved[key] = moves
-        else:
-            self._failed[key] = moves
-        return found
-
-    # --- the tree -------------------------------------------------------------------------
     def _parries_fail(self, child: CageState, attacker: int, moves: int) -> bool:
         """After the attacker's threat ``child``: whether every defender reply loses, at once
         or to a further chain of threats within ``moves - 1`` attacker moves."""
@@ -171,7 +181,8 @@ class ThreatSearch:
             parried.append(after)
             if len(parried) > MAX_PARRIES:
                 return False
-        return all(self.wins(after, moves - 1) for after in parried)
+        # A parried position's mover has no line in one: checked just above.
+        return all(self._chain_wins(after, moves - 1) for after in parried)
 
     @staticmethod
     def _threatens(state: CageState, attacker: int) -> bool:
