@@ -16,7 +16,7 @@ import json
 import platform
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -569,19 +569,23 @@ def keep_unmeasured_ratings(
         if main not in measured:
             entries += old_pool
             continue
-        new_pool = [entry for entry in entries if entry["run"] in sources]
-        table = {e["bot"]: (e["mu"], e["sigma"], e["run"]) for e in new_pool}
-        before = dict(table)
-        _link(table, {e["bot"]: (e["mu"], e["sigma"], e["run"]) for e in old_pool})
-        for bot, (mu, sigma, source) in sorted(table.items()):
+        table = _entry_table(entry for entry in entries if entry["run"] in sources)
+        before = set(table)
+        _link(table, _entry_table(old_pool))
+        old_by_bot = {entry["bot"]: entry for entry in old_pool}
+        for bot, (mu, _, source) in sorted(table.items()):
             if bot not in before and source not in measured:
-                entry = next(e for e in new_pool + old_pool if e["bot"] == bot)
-                entries.append({**entry, "mu": round(mu, 2), "sigma": sigma, "run": source})
+                entries.append({**old_by_bot[bot], "mu": round(mu, 2)})
     pool = {
         slug: index for index, main in enumerate(RATED_RUNS) for slug in (main, *RATED_RUNS[main])
     }
     entries.sort(key=lambda entry: (pool.get(entry["run"], len(pool)), entry["bot"]))
     return {**ratings, "ratings": entries}
+
+
+def _entry_table(entries: Iterable[dict[str, Any]]) -> dict[str, tuple[float, float, str]]:
+    """bot -> (mu, sigma, run) of published rating entries (the form :func:`_link` takes)."""
+    return {entry["bot"]: (entry["mu"], entry["sigma"], entry["run"]) for entry in entries}
 
 
 def publish_ratings(arenas: list[tuple[Run, Any]]) -> dict[str, Any]:
