@@ -1,4 +1,6 @@
-"""Victory by continuous threats in the two-player Cage.
+"""Cage threats: who has a line in one move (:func:`drop_win`, :func:`decisive_moves`, for
+any number of players; the Cage searches' shared primitives) and, for two players, victory by
+continuous threats (:class:`ThreatSearch`).
 
 A Cage attack that wins is usually a chain of threats: every move of the attacker leaves a
 line that its next move completes, so the defender has only the few moves that parry it, and
@@ -11,8 +13,9 @@ won by quieter moves.
 
 Approximations, both on the side of caution: a defender with more than
 :data:`MAX_PARRIES` parries is taken to escape (the search claims nothing there), and the
-table keys positions by board, mover and last move, not by the repetition counts (a chain of
-threats changes the board every move, so a repetition draw inside one is all but impossible).
+table keys positions by board, mover and last move, not by the repetition counts or the ply
+(a chain of threats changes the board every move, so a repetition draw inside one is all but
+impossible; only a chain running into the ply cap could be claimed wrongly).
 """
 
 from __future__ import annotations
