@@ -11,11 +11,10 @@ tree. What it proves is a forced win under the rules (every legal reply of the d
 tried, and the rules' own verdict decides each position); what it fails to prove may still be
 won by quieter moves.
 
-Approximations, both on the side of caution: a defender with more than
-:data:`MAX_PARRIES` parries is taken to escape (the search claims nothing there), and the
-table keys positions by board, mover and last move, not by the repetition counts or the ply
+Approximations: a defender with more than :data:`MAX_PARRIES` parries is taken to escape
+(cautious: the search claims nothing there), and the table keys positions by board, mover and last move, not by the repetition counts or the ply
 (a chain of threats changes the board every move, so a repetition draw inside one is all but
-impossible; only a chain running into the ply cap could be claimed wrongly).
+impossible; a chain running into the ply cap is the one way a claim could be wrong).
 """
 
 from __future__ import annotations
