@@ -12,9 +12,10 @@ tried, and the rules' own verdict decides each position); what it fails to prove
 won by quieter moves.
 
 Approximations: a defender with more than :data:`MAX_PARRIES` parries is taken to escape
-(cautious: the search claims nothing there), and the table keys positions by board, mover and last move, not by the repetition counts or the ply
-(a chain of threats changes the board every move, so a repetition draw inside one is all but
-impossible; a chain running into the ply cap is the one way a claim could be wrong).
+(cautious: the search claims nothing there), and the table keys positions by board, mover and
+last move, not by the repetition counts or the ply (a chain of threats changes the board every
+move, so a repetition draw inside one is all but impossible; a chain running into the ply cap
+is the one way a claim could be wrong).
 """
 
 from __future__ import annotations
