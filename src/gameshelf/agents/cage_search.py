@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
@@ -668,15 +668,9 @@ class CageThreatsAgent(CageAlphaBetaAgent):
     threat_moves = THREAT_MOVES
     """Length (own moves, the last completing the line) of the chains searched."""
 
-    def __init__(
-        self,
-        game: Game,
-        seed: int | None = None,
-        node_budget: int = 20_000,
-        time_limit: float | None = None,
-        max_depth: int = 12,
-    ) -> None:
-        super().__init__(game, seed, node_budget, time_limit, max_depth)
+    def __init__(self, game: Game, seed: int | None = None, **search: Any) -> None:
+        """``search``: the Cage alpha-beta's ``node_budget``, ``time_limit`` and ``max_depth``."""
+        super().__init__(game, seed, **search)
         self._threats = ThreatSearch()
         self._checked: set[int] = set()  # moves checked for the opponent's chains, this move
         self._dropped = 0
