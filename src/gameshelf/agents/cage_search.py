@@ -40,6 +40,7 @@ from gameshelf.games.cage import CageState
 from gameshelf.games.cage.geometry import LINES, RING
 
 from .alphabeta import WIN, AlphaBetaAgent
+from .cage_eval import CageWeights
 from .cage_threats import ThreatSearch, ThreatSearchOut, decisive_moves, drop_win
 from .evaluators import relative, scale
 from .mcts import MCTSAgent, Node
@@ -481,6 +482,84 @@ def line_tally(state: CageState) -> tuple[list[float], int]:
     return scores, ready_owners
 
 
+def position_terms(state: CageState) -> list[int] | None:
+    """The learned evaluation's terms (:data:`~.cage_eval.TERMS`, from the mover's side) of a
+    two-player position, or ``None`` when the mover can complete a line by a drop (a win in
+    one: :func:`drop_win`, which the weights do not score)."""
+    board, heights, left = state.board, state.heights, state.left
+    owner = state.game.owner
+    mover = state.player
+    # index 0 counts the mover's lines, 1 the opponent's
+    single, open_, dead, ready, twist = [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]
+    for a, b, c in LINES:
+        va, vb, vc = board[a], board[b], board[c]
+        colour = va or vb or vc
+        if not colour or (va and va != colour) or (vb and vb != colour) or (vc and vc != colour):
+            continue
+        side = owner[colour - 1] != mover
+        if (va != 0) + (vb != 0) + (vc != 0) == 1:
+            single[side] += 1
+        elif not left[colour - 1]:
+            dead[side] += 1
+        else:
+            empty = a if not va else b if not vb else c
+            column = empty % RING
+            if RING * heights[column] + column == empty:
+                ready[side] += 1
+            else:
+                open_[side] += 1
+    if ready[0]:
+        return None
+    for value, _ in twist_threats(board):
+        twist[owner[value - 1] != mover] += 1
+    cubies = 0
+    for colour, count in enumerate(left):
+        cubies += count if owner[colour] == mover else -count
+    return [
+        single[0], single[1], open_[0], open_[1], dead[0], dead[1], ready[1],
+        twist[0], twist[1], cubies, 1,
+    ]  # fmt: skip
+
+
+def learned_value(state: CageState, weights: tuple[float, ...]) -> float:
+    """The learned evaluation of a two-player position for its mover on the alpha-beta's
+    +-100 scale (``100 * tanh(v / 2)``, ``v`` the weights times :func:`position_terms`: twice
+    the mover's winning chance less one), or :data:`TO_MOVE_WINS` for a mover with a line in
+    one drop. The terms are weighed as they are counted (the leaves are half the search's
+    time); a test holds it to the weighted :func:`position_terms`."""
+    (
+        single_mine, single_theirs, open_mine, open_theirs, dead_mine, dead_theirs,
+        ready_theirs, twist_mine, twist_theirs, per_cubie, logit,
+    ) = weights  # fmt: skip
+    board, heights, left = state.board, state.heights, state.left
+    owner = state.game.owner
+    mover = state.player
+    for a, b, c in LINES:
+        va, vb, vc = board[a], board[b], board[c]
+        colour = va or vb or vc
+        if not colour or (va and va != colour) or (vb and vb != colour) or (vc and vc != colour):
+            continue
+        mine = owner[colour - 1] == mover
+        if (va != 0) + (vb != 0) + (vc != 0) == 1:
+            logit += single_mine if mine else single_theirs
+        elif not left[colour - 1]:
+            logit += dead_mine if mine else dead_theirs
+        else:
+            empty = a if not va else b if not vb else c
+            column = empty % RING
+            if RING * heights[column] + column != empty:
+                logit += open_mine if mine else open_theirs
+            elif mine:
+                return TO_MOVE_WINS
+            else:
+                logit += ready_theirs
+    for value, _ in twist_threats(board):
+        logit += twist_mine if owner[value - 1] == mover else twist_theirs
+    for colour, count in enumerate(left):
+        logit += per_cubie * count if owner[colour] == mover else -per_cubie * count
+    return 100.0 * math.tanh(logit / 2.0)
+
+
 def add_twist_threats(scores: list[float], state: CageState) -> None:
     """Add :data:`TWIST` to ``scores`` for each line one twist completes, to its owner."""
     owner = state.game.owner
@@ -540,8 +619,10 @@ THREAT_TABLE_LIMIT = 200_000
 
 
 class CageAlphaBetaAgent(AlphaBetaAgent):
-    """Two-player Cage: iterative-deepening alpha-beta on the clock with the threat evaluator;
-    at the horizon a mover who can complete a line by a drop counts as (almost) winning."""
+    """Two-player Cage: iterative-deepening alpha-beta on the clock; at the horizon a mover who
+    can complete a line by a drop counts as (almost) winning, and other positions are scored by
+    ``weights`` (the learned evaluation, :mod:`.cage_eval`) or, without them, by the
+    hand-written threat evaluator."""
 
     name = "cage-alphabeta"
     principal_variation = True
@@ -553,6 +634,7 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         node_budget: int = 20_000,
         time_limit: float | None = None,
         max_depth: int = 12,
+        weights: CageWeights | None = None,
     ) -> None:
         if game.spec.name != "cage":
             raise ValueError(f"the Cage search plays the Cage, not {game.game_string}")
@@ -564,6 +646,8 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
             evaluator=threat_evaluator,
             time_limit=time_limit,
         )
+        self.weights = weights
+        self._weight_vector = None if weights is None else weights.vector()
         self._me = 0
         self._path_dependent = False
         self._overtaker: int | None = None  # the depth being searched: who beat its first move
@@ -642,10 +726,14 @@ class CageAlphaBetaAgent(AlphaBetaAgent):
         return helper.analyse(state, seconds, top)
 
     def _static_value(self, state: State, me: int) -> float:
-        """:data:`TO_MOVE_WINS` for a mover with a line in one drop, else the threat
-        evaluator's value (``100 * tanh(lead / 30)``, as :func:`threat_evaluator` scaled),
-        both from one :func:`line_tally` (the leaves are half the search's time)."""
+        """:data:`TO_MOVE_WINS` for a mover with a line in one drop, else the learned value
+        (:func:`learned_value`) or, without weights, the threat evaluator's value
+        (``100 * tanh(lead / 30)``, as :func:`threat_evaluator` scaled), both from one pass
+        over the lines (the leaves are half the search's time)."""
         assert isinstance(state, CageState)
+        if self._weight_vector is not None:
+            value = learned_value(state, self._weight_vector)
+            return value if state.player == me else -value
         scores, ready_owners = line_tally(state)
         mover = state.player
         if ready_owners >> mover & 1:

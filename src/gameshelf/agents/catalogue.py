@@ -40,6 +40,7 @@ _RAW = {
     "openspiel-mcts": (24, "OpenSpiel's own MCTSBot for the arena, on the hard level's clock"),
     "cage-paranoid": (38, "Cage only: paranoid alpha-beta, 1 s a move (the old 3-4 player hard)"),
     "cage-hard-threats": (39, "Cage, 2 players: level hard with the threat-space search (a trial)"),
+    "cage-hand-eval": (39, "Cage, 2 players: level hard with the hand-written evaluation"),
     "axiom-previous-hard": (38, "Axiom only: the hard level before the Axiom search (depth 3)"),
     "axiom-classic": (39, "Axiom only: classical alpha-beta given 3x hard's time a move"),
     "axiom-hard-book": (39, "Axiom only: level hard answering from an opening book (a trial)"),

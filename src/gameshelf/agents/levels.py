@@ -223,9 +223,12 @@ def build_level(
             value_scale=learned_value_scale(),
         )
     if spec.algorithm == "cage-alphabeta":
+        from .cage_eval import learned_weights as cage_weights
         from .cage_search import CageAlphaBetaAgent
 
-        return CageAlphaBetaAgent(game, seed, node_budget=cap, time_limit=clock)
+        return CageAlphaBetaAgent(
+            game, seed, node_budget=cap, time_limit=clock, weights=cage_weights()
+        )
     if spec.algorithm == "cage-paranoid":
         from .cage_multi import CageParanoidAgent
 
@@ -268,6 +271,7 @@ def _register() -> None:
     register_agent("axiom-hard-book", _book_axiom)
     register_agent("axiom-hand-eval", _hand_eval_axiom)
     register_agent("cage-hard-threats", _threats_cage)
+    register_agent("cage-hand-eval", _hand_eval_cage)
 
 
 def _paranoid(game: Game, seed: int | None) -> Agent:
@@ -283,17 +287,32 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
 
 def _threats_cage(game: Game, seed: int | None) -> Agent:
     """``cage-hard-threats``: the two-player Cage hard level's budget with the threat search
-    around its alpha-beta (``CageThreatsAgent``). Tried as hard itself and not adopted: against
+    around its alpha-beta (``CageThreatsAgent``, the hand-written evaluation it was measured
+    with). Tried as hard itself and not adopted: against
     OpenSpiel's MCTS at equal time it won 43 of 60 where hard won 47 (docs/agents.md); kept to
     reproduce."""
     from .cage_search import CageThreatsAgent
 
-    if game.spec.name != "cage" or game.spec.num_players != 2:
-        raise ValueError(
-            f"cage-hard-threats plays the two-player Cage only, not {game.game_string}"
-        )
-    spec = level_spec(game, "hard")
+    spec = _two_player_cage(game, "cage-hard-threats")
     return CageThreatsAgent(
+        game, seed, node_budget=spec.budget * CAP_FACTOR, time_limit=spec.time_limit
+    )
+
+
+def _two_player_cage(game: Game, name: str) -> LevelSpec:
+    """The two-player Cage hard level's spec, for the arena agent ``name`` that varies it."""
+    if game.spec.name != "cage" or game.spec.num_players != 2:
+        raise ValueError(f"{name} plays the two-player Cage only, not {game.game_string}")
+    return level_spec(game, "hard")
+
+
+def _hand_eval_cage(game: Game, seed: int | None) -> Agent:
+    """``cage-hand-eval``: the two-player Cage hard level with the hand-written threat
+    evaluator instead of the learned weights (docs/agents.md); kept to reproduce."""
+    from .cage_search import CageAlphaBetaAgent
+
+    spec = _two_player_cage(game, "cage-hand-eval")
+    return CageAlphaBetaAgent(
         game, seed, node_budget=spec.budget * CAP_FACTOR, time_limit=spec.time_limit
     )
 

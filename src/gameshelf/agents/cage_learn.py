@@ -1,0 +1,142 @@
+"""Learning the two-player Cage evaluation's weights from self-play (``scripts/cage_learn.py``).
+
+* **Positions:** self-play games of the Cage alpha-beta on a fixed node budget, each opened by
+  a few seeded random plies (so that the games differ); every position whose mover cannot
+  complete a line by a drop (the search scores those as won, not by the weights) gives its
+  terms (:func:`~.cage_search.position_terms`) and the game's result for its mover: 1, 0.5
+  for a draw, 0.
+* **Fit:** a logistic regression of that result on the terms (Newton's method with a little
+  ridge). The evaluation is ``100 * tanh(v / 2)`` of the weighted terms ``v``, the fit's
+  winning chance on the search's scale, so the fitted weights are exactly what it computes.
+* **Duel:** weights against others (or the hand-written evaluation) on the same node budget,
+  from the same random openings with the seats swapped, so neither side gets the better
+  openings.
+
+NumPy is needed for the fit only (``pip install 'gameshelf[rl]'``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gameshelf.core.registry import load
+from gameshelf.games.cage import CageState
+
+from .axiom_learn import run_jobs
+from .cage_eval import TERMS, CageWeights
+from .cage_search import CageAlphaBetaAgent, position_terms
+
+__all__ = ["DUEL_SEEDS", "Fit", "duel", "fit", "run_jobs", "self_play", "self_play_job"]
+
+Row = tuple[tuple[int, ...], float]
+"""A position's terms and the game's result for its mover."""
+
+DUEL_SEEDS = 10_000
+"""Duel openings are seeded from here on, apart from the self-play games' openings."""
+
+
+def _opening(seed: int, plies: int) -> CageState | None:
+    """The empty cage with ``plies`` random plies of ``seed`` played (``None`` when they end
+    the game)."""
+    state = load("cage").new_initial_state()
+    assert isinstance(state, CageState)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            return None
+    return state
+
+
+def _result(returns: list[float], player: int) -> float:
+    value = returns[player]
+    return 1.0 if value > 0 else 0.0 if value < 0 else 0.5
+
+
+def self_play(
+    index: int, nodes: int, opening: int, weights: CageWeights | None = None
+) -> list[Row]:
+    """One self-play game (opening ``index``; ``weights`` None: the hand-written evaluation):
+    each judged position's terms and the result for its mover."""
+    state = _opening(index, opening)
+    if state is None:
+        return []
+    agents = [
+        CageAlphaBetaAgent(state.game, seed=2 * index + seat, node_budget=nodes, weights=weights)
+        for seat in (0, 1)
+    ]
+    seen: list[tuple[tuple[int, ...], int]] = []
+    while not state.is_terminal():
+        terms = position_terms(state)
+        if terms is not None:
+            seen.append((tuple(terms), state.player))
+        state.apply_action(agents[state.player].step(state))
+    returns = state.returns()
+    return [(terms, _result(returns, mover)) for terms, mover in seen]
+
+
+def self_play_job(job: tuple[int, int, int, CageWeights | None]) -> list[Row]:
+    """:func:`self_play` of ``(index, nodes, opening, weights)`` (for a process pool)."""
+    return self_play(*job)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Fitted weights and how well they predict the results."""
+
+    weights: CageWeights
+    positions: int
+    cross_entropy: float
+    constant_cross_entropy: float
+    """Of the best constant chance (the results' mean), for comparison."""
+
+
+def fit(rows: Sequence[Row], ridge: float = 1e-3) -> Fit:
+    """Logistic regression of each row's result on its terms."""
+    import numpy as np
+
+    if len(rows) < 10 * len(TERMS):
+        raise ValueError(f"{len(rows)} positions are too few to fit {len(TERMS)} weights")
+    x = np.array([terms for terms, _ in rows], dtype=float)
+    y = np.array([result for _, result in rows], dtype=float)
+
+    def cross_entropy(logits: Any) -> float:
+        p = np.clip(1 / (1 + np.exp(-logits)), 1e-12, 1 - 1e-12)
+        return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+    mean = float(np.clip(y.mean(), 1e-6, 1 - 1e-6))
+    constant = cross_entropy(np.full(len(y), np.log(mean / (1 - mean))))
+    beta = np.zeros(len(TERMS))
+    penalty = ridge * len(y) * np.eye(len(TERMS))
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(x @ beta)))
+        gradient = x.T @ (p - y) + penalty @ beta
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
+        step = np.linalg.solve(hessian, gradient)
+        beta = beta - step
+        if float(np.max(np.abs(step))) < 1e-9:
+            break
+    weights = CageWeights(*(round(float(value), 4) for value in beta))
+    return Fit(weights, len(y), cross_entropy(x @ beta), constant)
+
+
+def duel(job: tuple[int, int, int, CageWeights | None, CageWeights | None]) -> float:
+    """Opening ``index // 2`` played by ``a`` against ``b`` (``None``: the hand-written
+    evaluation), ``a`` first on even indices and second on odd ones: ``a``'s result."""
+    index, nodes, opening, a, b = job
+    state = _opening(DUEL_SEEDS + index // 2, opening)
+    if state is None:
+        return 0.5
+    seat_a = (index + state.player) % 2
+    agents = [
+        CageAlphaBetaAgent(
+            state.game, seed=index, node_budget=nodes, weights=a if seat == seat_a else b
+        )
+        for seat in (0, 1)
+    ]
+    while not state.is_terminal():
+        state.apply_action(agents[state.player].step(state))
+    return _result(state.returns(), seat_a)
