@@ -287,10 +287,9 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
 
 def _threats_cage(game: Game, seed: int | None) -> Agent:
     """``cage-hard-threats``: the two-player Cage hard level's budget with the threat search
-    around its alpha-beta (``CageThreatsAgent``, the hand-written evaluation it was measured
-    with). Tried as hard itself and not adopted: against
-    OpenSpiel's MCTS at equal time it won 43 of 60 where hard won 47 (docs/agents.md); kept to
-    reproduce."""
+    around its alpha-beta (``CageThreatsAgent``, with the hand-written evaluation it was
+    measured with). Tried as hard itself and not adopted: against OpenSpiel's MCTS at equal
+    time it won 43 of 60 where hard won 47 (docs/agents.md); kept to reproduce."""
     from .cage_search import CageThreatsAgent
 
     spec = _two_player_cage(game, "cage-hard-threats")
