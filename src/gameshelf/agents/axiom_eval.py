@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .learning import check_terms
+
 Cell = tuple[int, int, int]
 
 SCEPTRE_ACTIONS = 864
@@ -75,15 +77,7 @@ def load_weights(path: Path = LEARNED_PATH) -> Weights:
     ``ValueError`` naming what is wrong with a broken file."""
     data = _read_weights_file(path)
     values = data.get("weights") if isinstance(data, dict) else None
-    if not isinstance(values, dict):
-        raise ValueError(f"Axiom weights file {path}: no 'weights' object")
-    unknown = sorted(set(values) - set(TERMS))
-    missing = [term for term in TERMS if term not in values]
-    if unknown or missing:
-        raise ValueError(
-            f"Axiom weights file {path}: unknown terms {unknown}, missing terms {missing}; "
-            f"the terms are {', '.join(TERMS)}"
-        )
+    values = check_terms(values, TERMS, f"Axiom weights file {path}")
     bad = [t for t in TERMS if isinstance(values[t], bool) or not isinstance(values[t], int)]
     if bad:
         raise ValueError(f"Axiom weights file {path}: {bad[0]} must be an integer")

@@ -17,13 +17,9 @@ NumPy is needed for the fit only (``pip install 'gameshelf[rl]'``).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from gameshelf.core.registry import load
 
 from .axiom_eval import (
     DEFAULT_WEIGHTS,
@@ -35,6 +31,7 @@ from .axiom_eval import (
     summarise,
 )
 from .axiom_search import AxiomSearchAgent
+from .learning import newton_logistic, random_opening
 
 Row = tuple[tuple[int, ...], float]
 """A position's terms and the game's result for its mover."""
@@ -43,13 +40,7 @@ Row = tuple[tuple[int, ...], float]
 def _opening(seed: int, plies: int) -> Any:
     """The start with ``plies`` random plies of ``seed`` played (``None`` when they end the
     game)."""
-    state = load("axiom").new_initial_state()
-    rng = random.Random(seed)
-    for _ in range(plies):
-        state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal():
-            return None
-    return state
+    return random_opening("axiom", seed, plies)
 
 
 DUEL_SEEDS = 10_000
@@ -125,16 +116,7 @@ def fit(rows: Sequence[Row], ridge: float = 1e-3) -> Fit:
 
     default = np.array([getattr(DEFAULT_WEIGHTS, t) for t in TERMS], dtype=float)
     default_best = min(cross_entropy(default / s) for s in np.linspace(25, 1000, 40))
-    beta = default / 250
-    penalty = ridge * len(y) * np.eye(len(TERMS))
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-(x @ beta)))
-        gradient = x.T @ (p - y) + penalty @ beta
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
-        step = np.linalg.solve(hessian, gradient)
-        beta = beta - step
-        if float(np.max(np.abs(step))) < 1e-9:
-            break
+    beta = newton_logistic(x, y, default / 250, ridge)
     cube = float(beta[TERMS.index("cube")])
     if not cube > 0:
         raise ValueError(f"the fit gives a cube no positive worth ({cube:.4f}): too few games")
@@ -157,15 +139,6 @@ def duel(job: tuple[int, int, int, Weights, Weights]) -> float:
     while not state.is_terminal():
         state.apply_action(agents[state.to_move].step(state))
     return _result(state.winner(), seat_a)
-
-
-def run_jobs(func: Callable[[Any], Any], jobs: Sequence[Any], workers: int) -> Iterator[Any]:
-    """``func`` over ``jobs`` in ``workers`` processes (in order; one: in this process)."""
-    if workers <= 1:
-        yield from map(func, jobs)
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(func, jobs)
 
 
 def self_play_job(job: tuple[int, int, int, Weights]) -> list[Row]:

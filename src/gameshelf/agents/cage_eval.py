@@ -17,6 +17,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .learning import check_terms
+
 
 @dataclass(frozen=True)
 class CageWeights:
@@ -59,15 +61,7 @@ LEARNED_PATH = Path(__file__).resolve().parent / "data" / "cage_weights.json"
 def weights_from(values: Any, source: str) -> CageWeights:
     """:class:`CageWeights` of a ``{term: number}`` mapping; ``ValueError`` naming what is
     wrong (``source`` says where the mapping came from)."""
-    if not isinstance(values, dict):
-        raise ValueError(f"Cage weights {source}: no 'weights' object")
-    unknown = sorted(set(values) - set(TERMS))
-    missing = [term for term in TERMS if term not in values]
-    if unknown or missing:
-        raise ValueError(
-            f"Cage weights {source}: unknown terms {unknown}, missing terms {missing}; "
-            f"the terms are {', '.join(TERMS)}"
-        )
+    values = check_terms(values, TERMS, f"Cage weights {source}")
     for term in TERMS:
         value = values[term]
         if isinstance(value, bool) or not isinstance(value, int | float):

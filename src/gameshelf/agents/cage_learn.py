@@ -17,19 +17,15 @@ NumPy is needed for the fit only (``pip install 'gameshelf[rl]'``).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
 
-from .axiom_learn import run_jobs
 from .cage_eval import TERMS, CageWeights
 from .cage_search import CageAlphaBetaAgent, position_terms
-
-__all__ = ["DUEL_SEEDS", "Fit", "duel", "fit", "run_jobs", "self_play", "self_play_job"]
+from .learning import newton_logistic, random_opening
 
 Row = tuple[tuple[int, ...], float]
 """A position's terms and the game's result for its mover."""
@@ -41,13 +37,8 @@ DUEL_SEEDS = 10_000
 def _opening(seed: int, plies: int) -> CageState | None:
     """The empty cage with ``plies`` random plies of ``seed`` played (``None`` when they end
     the game)."""
-    state = load("cage").new_initial_state()
-    assert isinstance(state, CageState)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal():
-            return None
+    state = random_opening("cage", seed, plies)
+    assert state is None or isinstance(state, CageState)
     return state
 
 
@@ -109,16 +100,7 @@ def fit(rows: Sequence[Row], ridge: float = 1e-3) -> Fit:
 
     mean = float(np.clip(y.mean(), 1e-6, 1 - 1e-6))
     constant = cross_entropy(np.full(len(y), np.log(mean / (1 - mean))))
-    beta = np.zeros(len(TERMS))
-    penalty = ridge * len(y) * np.eye(len(TERMS))
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-(x @ beta)))
-        gradient = x.T @ (p - y) + penalty @ beta
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
-        step = np.linalg.solve(hessian, gradient)
-        beta = beta - step
-        if float(np.max(np.abs(step))) < 1e-9:
-            break
+    beta = newton_logistic(x, y, np.zeros(len(TERMS)), ridge)
     weights = CageWeights(*(round(float(value), 4) for value in beta))
     return Fit(weights, len(y), cross_entropy(x @ beta), constant)
 
