@@ -193,6 +193,11 @@ def test_self_play_gives_every_judged_position_its_result_for_the_mover() -> Non
         assert results == {0.0, 1.0}
 
 
+def test_self_play_replays_exactly_so_the_shipped_weights_can_be_remade() -> None:
+    assert self_play(3, nodes=300, opening=4) == self_play(3, nodes=300, opening=4)
+    assert self_play(3, nodes=300, opening=4) != self_play(4, nodes=300, opening=4)
+
+
 def test_a_duel_gives_each_opening_to_both_sides(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[CageWeights | None] = []
 
