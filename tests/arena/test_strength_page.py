@@ -237,13 +237,15 @@ def test_rerunning_a_rated_section_keeps_the_other_pools_and_shifts_its_linked_b
     before = published(old)
     runs = {run.slug: run for run in strength.RUNS}
     hard, greedy = before[("cage", 2, "hard")], before[("cage", 2, "greedy")]
-    remeasured = rated(("hard", hard[0] + 5.0, 4.0), ("greedy", greedy[0] + 5.0, 4.0))
+    # hard and greedy move apart: random (rated only against greedy, in cage-2p-random) keeps
+    # its gap to greedy, not to the pool's mean.
+    remeasured = rated(("hard", hard[0] + 5.0, 4.0), ("greedy", greedy[0] - 2.0, 4.0))
     arenas = [(run, remeasured if run.slug == "cage-2p-greedy" else None) for run in runs.values()]
     fresh = strength.publish_ratings(arenas)
     merged = published(strength.keep_unmeasured_ratings(fresh, json.dumps(old), arenas))
     assert merged[("cage", 2, "hard")] == (hard[0] + 5.0, 4.0, "cage-2p-greedy")
     random = before[("cage", 2, "random")]
-    assert merged[("cage", 2, "random")] == (round(random[0] + 5.0, 2), random[1], random[2])
+    assert merged[("cage", 2, "random")] == (round(random[0] - 2.0, 2), random[1], random[2])
     others = {key: value for key, value in before.items() if key[:2] != ("cage", 2)}
     assert {key: merged[key] for key in others} == others
     assert len(merged) == len(before)

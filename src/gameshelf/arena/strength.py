@@ -194,6 +194,8 @@ RUNS: tuple[Run, ...] = (
     ),
 )
 
+RUNS_BY_SLUG = {run.slug: run for run in RUNS}
+
 LADDER: tuple[tuple[str, int], ...] = (
     ("cage(players=2,stock=1:1,max_plies=4)", 6),
     ("cage(players=2,stock=2:1,max_plies=8)", 9),
@@ -556,8 +558,8 @@ def keep_unmeasured_ratings(
 ) -> dict[str, Any]:
     """``ratings`` plus the entries of ``old_text`` (the published file) that no measured run
     replaces: a pool whose main run has no numbers keeps its old entries as they were; a bot of
-    a linked run without numbers keeps its old rating, shifted onto the remeasured pool's
-    scale as :func:`_link` shifts a linked run."""
+    a linked run without numbers keeps its old gap to the bots that run shares with the
+    remeasured pool (shifted as :func:`_link` shifts a linked run)."""
     if not old_text:
         return ratings
     old_entries = json.loads(old_text).get("ratings", [])
@@ -571,7 +573,10 @@ def keep_unmeasured_ratings(
             continue
         table = _entry_table(entry for entry in entries if entry["run"] in sources)
         before = set(table)
-        _link(table, _entry_table(old_pool))
+        for slug in linked:
+            if slug not in measured:  # its bots' old gaps, to the bots it shares, are kept
+                agents = RUNS_BY_SLUG[slug].agents
+                _link(table, _entry_table(e for e in old_pool if e["bot"] in agents))
         old_by_bot = {entry["bot"]: entry for entry in old_pool}
         for bot, (mu, _, source) in sorted(table.items()):
             if bot not in before and source not in measured:
