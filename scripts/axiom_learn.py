@@ -22,8 +22,7 @@ from pathlib import Path
 from gameshelf.agents.axiom_eval import DEFAULT_WEIGHTS, LEARNED_PATH, Weights, load_weights
 from gameshelf.agents.axiom_learn import duel, fit, self_play_job
 from gameshelf.agents.learning import (
-    duel_jobs,
-    duel_report,
+    duel_command,
     learner_main,
     self_play_jobs,
     self_play_rows,
@@ -52,11 +51,14 @@ def train(args: argparse.Namespace) -> int:
     return 0
 
 
-def duel_command(args: argparse.Namespace) -> int:
-    jobs = duel_jobs(args, load_weights(args.weights), weights_named(args.against))
-    print(duel_report(duel, jobs, args))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(learner_main(__doc__, train, duel_command, LEARNED_PATH, (1200, 1500), 2000))
+    sys.exit(
+        learner_main(
+            __doc__,
+            train,
+            duel_command(duel, load_weights, weights_named),
+            LEARNED_PATH,
+            (1200, 1500),
+            2000,
+        )
+    )

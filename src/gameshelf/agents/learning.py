@@ -138,6 +138,22 @@ def duel_report(duel: Callable[[Any], float], jobs: Sequence[Any], args: argpars
     )
 
 
+def duel_command(
+    duel: Callable[[Any], float],
+    load_weights: Callable[[Path], Any],
+    weights_named: Callable[[str], Any],
+) -> Callable[[argparse.Namespace], int]:
+    """The ``duel`` command of a learner: ``args.weights`` (a file) against ``args.against``
+    (a file or ``hand``), games played by ``duel``."""
+
+    def command(args: argparse.Namespace) -> int:
+        jobs = duel_jobs(args, load_weights(args.weights), weights_named(args.against))
+        print(duel_report(duel, jobs, args))
+        return 0
+
+    return command
+
+
 def learner_main(
     doc: str,
     train: Callable[[argparse.Namespace], int],
