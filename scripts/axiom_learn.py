@@ -15,50 +15,26 @@ same random openings, each opening once with each side: about 6 minutes for 200 
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
+from typing import Any
 
-from gameshelf.agents.axiom_eval import DEFAULT_WEIGHTS, LEARNED_PATH, Weights, load_weights
-from gameshelf.agents.axiom_learn import duel, fit, self_play_job
-from gameshelf.agents.learning import (
-    duel_command,
-    learner_main,
-    self_play_jobs,
-    self_play_rows,
-    trained_facts,
-    write_trained,
+from gameshelf.agents.axiom_eval import DEFAULT_WEIGHTS, LEARNED_PATH, load_weights
+from gameshelf.agents.axiom_learn import Fit, duel, fit, self_play_job
+from gameshelf.cli.learn import Learner, learner_main
+
+
+def record(result: Fit) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The weights file's weights (centi-cubes) and the fit's own facts."""
+    weights = {t: getattr(result.weights, t) for t in result.weights.__dataclass_fields__}
+    return weights, {
+        "hand_written_cross_entropy": round(result.default_cross_entropy, 4),
+        "centi_cubes_per_logistic_unit": round(result.scale, 1),
+    }
+
+
+AXIOM = Learner(
+    self_play_job, fit, record, duel, load_weights, DEFAULT_WEIGHTS, LEARNED_PATH, 1200, 1500, 2000
 )
 
-
-def weights_named(name: str) -> Weights:
-    """``hand`` (the hand-written weights) or the weights of a file."""
-    return DEFAULT_WEIGHTS if name == "hand" else load_weights(Path(name))
-
-
-def train(args: argparse.Namespace) -> int:
-    players = weights_named(args.play_weights)
-    result = fit(self_play_rows(self_play_job, self_play_jobs(args, players), args.jobs))
-    data = {
-        "weights": {t: getattr(result.weights, t) for t in result.weights.__dataclass_fields__},
-        "trained": {
-            **trained_facts(args, result.positions, result.cross_entropy),
-            "hand_written_cross_entropy": round(result.default_cross_entropy, 4),
-            "centi_cubes_per_logistic_unit": round(result.scale, 1),
-        },
-    }
-    write_trained(args.out, data)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(
-        learner_main(
-            __doc__,
-            train,
-            duel_command(duel, load_weights, weights_named),
-            LEARNED_PATH,
-            (1200, 1500),
-            2000,
-        )
-    )
+    sys.exit(learner_main(__doc__, AXIOM))

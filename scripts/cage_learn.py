@@ -16,49 +16,22 @@ side first: about 6 minutes for 200 games.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
+from typing import Any
 
-from gameshelf.agents.cage_eval import LEARNED_PATH, TERMS, CageWeights, load_weights
-from gameshelf.agents.cage_learn import duel, fit, self_play_job
-from gameshelf.agents.learning import (
-    duel_command,
-    learner_main,
-    self_play_jobs,
-    self_play_rows,
-    trained_facts,
-    write_trained,
-)
+from gameshelf.agents.cage_eval import LEARNED_PATH, TERMS, load_weights
+from gameshelf.agents.cage_learn import Fit, duel, fit, self_play_job
+from gameshelf.cli.learn import Learner, learner_main
 
 
-def weights_named(name: str) -> CageWeights | None:
-    """``hand`` (None: the hand-written evaluation) or the weights of a file."""
-    return None if name == "hand" else load_weights(Path(name))
+def record(result: Fit) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The weights file's weights (logistic units) and the fit's own facts."""
+    weights = dict(zip(TERMS, result.weights.vector(), strict=True))
+    return weights, {"constant_cross_entropy": round(result.constant_cross_entropy, 4)}
 
 
-def train(args: argparse.Namespace) -> int:
-    players = weights_named(args.play_weights)
-    result = fit(self_play_rows(self_play_job, self_play_jobs(args, players), args.jobs))
-    data = {
-        "weights": dict(zip(TERMS, result.weights.vector(), strict=True)),
-        "trained": {
-            **trained_facts(args, result.positions, result.cross_entropy),
-            "constant_cross_entropy": round(result.constant_cross_entropy, 4),
-        },
-    }
-    write_trained(args.out, data)
-    return 0
-
+# "hand" is the hand-written evaluator, which has no weights: None.
+CAGE = Learner(self_play_job, fit, record, duel, load_weights, None, LEARNED_PATH, 600, 3000, 12000)
 
 if __name__ == "__main__":
-    sys.exit(
-        learner_main(
-            __doc__,
-            train,
-            duel_command(duel, load_weights, weights_named),
-            LEARNED_PATH,
-            (600, 3000),
-            12000,
-        )
-    )
+    sys.exit(learner_main(__doc__, CAGE))

@@ -11,13 +11,12 @@ cube of material is about -100. Wins are scored far outside that range by the se
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .learning import check_terms
+from .learning import check_terms, read_weights_file
 
 Cell = tuple[int, int, int]
 
@@ -66,10 +65,7 @@ LEARNED_PATH = Path(__file__).resolve().parent / "data" / "axiom_weights.json"
 
 def _read_weights_file(path: Path) -> Any:
     """The JSON of a weights file; ``ValueError`` naming the file if it cannot be read."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"Axiom weights file {path}: cannot be read as JSON ({exc})") from None
+    return read_weights_file(path, "Axiom weights file")
 
 
 def load_weights(path: Path = LEARNED_PATH) -> Weights:

@@ -11,13 +11,11 @@ self-play results by ``scripts/cage_learn.py`` (:mod:`.cage_learn`) and shipped 
 
 from __future__ import annotations
 
-import json
 from dataclasses import astuple, dataclass, fields
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-from .learning import check_terms
+from .learning import check_terms, read_weights_file
 
 
 @dataclass(frozen=True)
@@ -58,26 +56,17 @@ LEARNED_PATH = Path(__file__).resolve().parent / "data" / "cage_weights.json"
 """The weights fitted to self-play (``scripts/cage_learn.py`` writes them)."""
 
 
-def weights_from(values: Any, source: str) -> CageWeights:
-    """:class:`CageWeights` of a ``{term: number}`` mapping; ``ValueError`` naming what is
-    wrong (``source`` says where the mapping came from)."""
-    values = check_terms(values, TERMS, f"Cage weights {source}")
-    for term in TERMS:
-        value = values[term]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"Cage weights {source}: {term} must be a number, got {value!r}")
-    return CageWeights(**{term: float(values[term]) for term in TERMS})
-
-
 def load_weights(path: Path = LEARNED_PATH) -> CageWeights:
     """The weights of a file ``{"weights": {term: number, ...}, ...}``; ``ValueError`` naming
     the file and what is wrong with it."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"Cage weights file {path}: cannot be read as JSON ({exc})") from None
-    values = data.get("weights") if isinstance(data, dict) else None
-    return weights_from(values, f"file {path}")
+    label = f"Cage weights file {path}"
+    data = read_weights_file(path, "Cage weights file")
+    values = check_terms(data.get("weights") if isinstance(data, dict) else None, TERMS, label)
+    for term in TERMS:
+        value = values[term]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{label}: {term} must be a number, got {value!r}")
+    return CageWeights(**{term: float(values[term]) for term in TERMS})
 
 
 @cache
