@@ -175,6 +175,15 @@ RUNS: tuple[Run, ...] = (
         12,
         "Cage, 4 players: medium, easy, greedy and random",
     ),
+    Run(
+        "cage-4p-levels",
+        "cage(players=4)",
+        # No outside program: the server's own levels only. What it shows is the seating, not
+        # the bots: whoever moves right after greedy wins many of that order's games, even easy.
+        ("hard", "medium", "easy", "greedy"),
+        48,
+        "Cage, 4 players: hard, medium, easy and greedy (the levels alone), every seating",
+    ),
     Run("axiom-random", "axiom", ("greedy", "random"), 20, "Axiom: greedy vs random"),
     Run("axia-2p-random", "axia", ("greedy", "random"), 20, "AXIA, 2 players: greedy vs random"),
     Run(
@@ -347,7 +356,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
     out = [
         "# Bot strength (measured)",
         "",
-        "Regenerate with `scripts/strength.sh` (about 100 minutes on 2 cores); each target",
+        "Regenerate with `scripts/strength.sh` (about three hours on 2 cores); each target",
         "below names the one command that remeasures it. Levels think for a time per move, so",
         "these runs depend on the machine's speed and load (the equal-time OpenSpiel matches do",
         "not: both sides get the same seconds). Every arena run",
