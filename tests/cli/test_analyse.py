@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import shlex
 from pathlib import Path
@@ -147,3 +148,57 @@ def test_the_docs_examples_run(
     (python,) = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
     exec(compile(python, "docs/analysis.md", "exec"), {})
     assert capsys.readouterr().out.startswith("O4 win ('O4',)")
+
+
+def drawn_deal(game: str, seed: int) -> tuple[list[str], int]:
+    """The chance events that open ``game`` drawn as ``analyse`` draws them, and who moves then."""
+    state = load(game).new_initial_state(0)
+    rng = random.Random(seed)
+    names = []
+    while state.is_chance_node():
+        action = state.sample_chance(rng)
+        names.append(state.action_to_string(action))
+        state.apply_action(action)
+    return names, state.current_player()
+
+
+def test_a_start_opening_with_chance_is_dealt_from_the_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """AXIA's start is a deal: drawn from --seed, only the mover's own cards named."""
+    game = "axia(players=3)"
+    status, out, _ = run(capsys, "analyse", game, "--seconds", "0.2", "--seed", "4", "--json")
+    assert status == 0
+    data = json.loads(out)
+    deal, mover = drawn_deal(game, 4)
+    assert data["to_move"] == mover == 0 and data["position"] is None
+    named = [event for event in data["chance"] if not event.startswith("(hidden")]
+    assert len(data["chance"]) == len(deal) == 12
+    assert named == deal[:4]  # player 1's four cards, in the order dealt
+    hidden = data["chance"][4:]
+    assert hidden == ["(hidden: player 2)"] * 4 + ["(hidden: player 3)"] * 4
+    for card in deal[4:]:
+        assert card.split()[-1] not in out  # nobody else's card reaches the output
+    assert data["moves"] and all(move["pv"][0] == move["move"] for move in data["moves"])
+
+
+def test_the_dealt_start_prints_what_was_drawn(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyse", "axia", "--seconds", "0.2", "--seed", "7")
+    assert status == 0
+    first, second = out.splitlines()[:2]
+    deal, _ = drawn_deal("axia", 7)
+    assert first == (
+        "the start's chance, drawn with --seed 7: "
+        + ", ".join(deal[:4])
+        + ", 4 x (hidden: player 2)"
+    )
+    assert second == "axia: player 1 to move"
+    status, again, _ = run(capsys, "analyse", "axia", "--seconds", "0.2", "--seed", "7")
+    assert again.splitlines()[0] == first  # the same seed, the same deal
+
+
+def test_a_start_without_chance_draws_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyse", "cage", "--seconds", "0.2", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["chance"] == [] and data["position"] == load("cage").new_initial_state().position()

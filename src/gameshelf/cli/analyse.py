@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
+from itertools import groupby
 from typing import Any, TextIO
 
 from gameshelf.agents.analysis import (
@@ -30,6 +32,7 @@ from gameshelf.core.record import load_record, replay
 from gameshelf.core.registry import load
 
 from .files import position_text
+from .play import hidden_event
 
 MAX_SECONDS = 3600.0
 MAX_TOP = 50
@@ -61,7 +64,13 @@ def add_analyse_parser(sub: Any) -> None:
     command.add_argument(
         "--seat", type=int, help="record: only this seat's decisions (0 = player 1)"
     )
-    command.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    command.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="search seed; also draws the dice and cards of a start that begins with them "
+        "(default 0)",
+    )
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
     command.set_defaults(func=cmd_analyse)
 
@@ -91,17 +100,23 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.seat is not None:
         raise GameshelfError("--seat goes with --record")
     state = _position(game, args.position)
+    drawn = draw_start_chance(state, args.seed) if args.position is None else []
+    hidden = game.spec.hidden_information
     check_analysable(state)
     moves = analyser.analyse(state, args.seconds, args.top)
     if args.json:
         data = {
             "game": game.game_string,
-            "position": state.position(),
+            # A drawn start of a hidden-card game is the whole deal: it stays with --seed.
+            "position": None if drawn and hidden else state.position(),
             "to_move": state.current_player(),
+            "chance": drawn,
             "moves": [move_json(m) for m in moves],
         }
         print(json.dumps(data, indent=2))
         return 0
+    if drawn:
+        print(f"the start's chance, drawn with --seed {args.seed}: {summarise_events(drawn)}")
     print(f"{game.game_string}: {state.describe_player(state.current_player())} to move")
     _print_moves(moves, sys.stdout)
     return 0
@@ -113,6 +128,40 @@ def _position(game: Any, position: str | None) -> State:
         return state
     loaded: State = game.state_from_position(position_text(position).strip())
     return loaded
+
+
+def draw_start_chance(state: State, seed: int) -> list[str]:
+    """Play the chance moves that open a game (AXIA's deal) with ``seed``; what the player then
+    to move may know of them (a draw only others see is named by who sees it, not what it is).
+
+    Analysing "the start" of such a game means its first decision, which needs that deal:
+    drawing it from the seed the user gave keeps the run reproducible and says what was drawn.
+    """
+    rng = random.Random(seed)
+    events: list[tuple[State, int]] = []
+    while state.is_chance_node():
+        action = state.sample_chance(rng)
+        events.append((state.clone(), action))
+        state.apply_action(action)
+    viewer = state.current_player()
+    named: list[str] = []
+    for before, action in events:
+        seen_by = hidden_event(before, action, [viewer])
+        if seen_by is None:
+            named.append(before.action_to_string(action))
+        else:
+            seats = ", ".join(before.describe_player(seat) for seat in seen_by)
+            named.append(f"(hidden: {seats})")
+    return named
+
+
+def summarise_events(events: list[str]) -> str:
+    """``events`` joined by commas, a run of one repeated event written once with its count."""
+    parts: list[str] = []
+    for event, run in groupby(events):
+        count = len(list(run))
+        parts.append(event if count == 1 else f"{count} x {event}")
+    return ", ".join(parts)
 
 
 def _analyse_record(args: argparse.Namespace, analyser: Analyser) -> int:
