@@ -232,6 +232,25 @@ def test_rerunning_one_section_keeps_every_other_section_of_the_page() -> None:
     ]
 
 
+def test_a_kept_section_gets_its_runs_note_in_place_of_an_older_one() -> None:
+    """A section kept from an older page keeps its numbers; under its tables it prints the
+    run's note of this version (an older note is replaced, not repeated)."""
+    runs = {run.slug: run for run in strength.RUNS}
+    noted = runs["cage-4p"]
+    assert noted.note
+    measured = {**fake(14, 48), "table": "| agent | old numbers |\n| hard | 14 |"}
+    old_page = strength.render([(noted, measured)], None, None)
+    old_page = old_page.replace(noted.note, "An older note.")
+    arenas: list[tuple[strength.Run, Any]] = [(noted, None)]
+    page = strength.keep_unmeasured(
+        strength.render(arenas, None, None), old_page, arenas, None, None
+    )
+    block = strength._blocks(page)[noted.title]
+    assert "| hard | 14 |" in block and "(not measured in this run)" not in block
+    assert block.count(noted.note) == 1 and "An older note." not in block
+    assert block.rstrip().endswith(noted.note)
+
+
 def test_rerunning_a_rated_section_keeps_the_other_pools_and_shifts_its_linked_bots() -> None:
     old = json.loads(_shipped("ratings"))
     before = published(old)
