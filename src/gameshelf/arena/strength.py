@@ -99,6 +99,10 @@ RUNS: tuple[Run, ...] = (
         24,
         "Cage, 3 players: hard, OpenSpiel MCTSBot and greedy at one table, every seating",
         target=0.75,
+        note="Met at this table, where hard's search sees greedy's gifts coming in either "
+        "order. Not at every table: with `random` seated, whoever moves right after it won "
+        "every game of that order (hard, medium and greedy alike, 12 of 12 each; docs/agents.md "
+        'and "Cage, 3 players: hard, medium and random" below).',
     ),
     Run(
         "cage-4p",
