@@ -31,6 +31,7 @@ from gameshelf.agents.cage_search import (
     position_terms,
     twist_threats,
 )
+from gameshelf.cli.learn import Learner, learner_main
 from gameshelf.core.game import Game
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
@@ -227,3 +228,27 @@ def test_the_two_player_levels_use_the_learned_weights_and_the_trial_agent_does_
     assert isinstance(hard, CageAlphaBetaAgent) and hand.time_limit == hard.time_limit
     with pytest.raises(ValueError, match="two-player Cage only"):
         make_agent("cage-hand-eval", load("cage(players=3)"), seed=1)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["duel", "--games", "0"], "--games must be at least 1, not 0"),
+        (["train", "--nodes", "-5"], "--nodes must be at least 1, not -5"),
+        (["duel", "--opening", "-1"], "--opening must be at least 0, not -1"),
+        (["train", "--jobs", "0"], "--jobs must be at least 1, not 0"),
+    ],
+)
+def test_the_script_refuses_counts_below_their_least_before_any_game(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def no_games(job: Any) -> Any:
+        raise AssertionError("a game was played")
+
+    learner = Learner(no_games, fit, no_games, no_games, load_weights, None, LEARNED_PATH, 4, 5, 6)
+    out = tmp_path / "weights.json"
+    status = learner_main(
+        "learn", learner, [*argv, *(["--out", str(out)] if argv[0] == "train" else [])]
+    )
+    assert status == 2 and says in capsys.readouterr().err
+    assert not out.exists()

@@ -91,6 +91,18 @@ def duel(learner: Learner, args: argparse.Namespace) -> int:
     return 0
 
 
+LEAST = {"games": 1, "nodes": 1, "opening": 0, "jobs": 1}
+"""The smallest value of each count option (a duel of no games has no score to show)."""
+
+
+def check_counts(args: argparse.Namespace) -> None:
+    """``ValueError`` naming the first count option below its least value."""
+    for name, least in LEAST.items():
+        value = getattr(args, name)
+        if value < least:
+            raise ValueError(f"--{name} must be at least {least}, not {value}")
+
+
 def learner_main(doc: str, learner: Learner, argv: list[str] | None = None) -> int:
     """``train`` and ``duel`` for ``learner``; a broken weights file or too few positions end it
     with status 2 and the reason."""
@@ -117,6 +129,7 @@ def learner_main(doc: str, learner: Learner, argv: list[str] | None = None) -> i
         command.add_argument("--jobs", type=int, default=2, help="games played at once")
     args = parser.parse_args(argv)
     try:
+        check_counts(args)
         return int(args.func(learner, args))
     except ValueError as exc:  # a broken weights file, too few positions to fit
         print(f"error: {exc}", file=sys.stderr)
