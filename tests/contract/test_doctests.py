@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import doctest
 import importlib
+from pathlib import Path
 
 import pytest
 
-from .golden_format import ROOT
+ROOT = Path(__file__).resolve().parents[2]
 
 SRC = ROOT / "src"
 MODULES = sorted(

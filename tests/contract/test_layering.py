@@ -3,6 +3,8 @@
 Layers, lowest first: ``core`` ← ``games`` ← {``agents``, ``arena``, ``rl``, ``server``,
 ``bench``} ← ``cli``. A module may import its own layer or a lower one, never a higher one;
 one game package never imports another; and no set of modules imports itself round a cycle.
+Nothing in the package imports the maintainers' tools (``tools/``, outside the package): an
+installed gameshelf has no ``tools`` to import.
 Every import counts, at module level or inside a function: a deferred import hides a
 dependency, it does not remove it. Imports under ``if TYPE_CHECKING:`` count for the layering
 (a type from a higher layer is still an upward dependency) but not for cycles: they never run,
@@ -15,7 +17,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from .golden_format import ROOT
+ROOT = Path(__file__).resolve().parents[2]
 
 SRC = ROOT / "src"
 PACKAGE = "gameshelf"
@@ -196,6 +198,44 @@ def test_no_import_cycle() -> None:
         ]
         described.append("; ".join(edges))
     assert not cycles, "import cycles:\n  " + "\n  ".join(described)
+
+
+OUTSIDE = "tools"
+"""The repository's maintainer tools: they import the package, never the other way round."""
+
+
+def imports_outside(path: Path, outside: str = OUTSIDE) -> list[int]:
+    """The lines of ``path`` that import ``outside`` or a module under it (at any depth of the
+    file: a deferred import still needs it at run time)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name == outside or name.startswith(outside + ".") for name in names):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_nothing_in_the_package_imports_the_tools() -> None:
+    found = [
+        f"{name}:{line}" for name, path in module_files().items() for line in imports_outside(path)
+    ]
+    assert not found, "the package imports tools/:\n  " + "\n  ".join(found)
+
+
+def test_the_checker_sees_imports_of_the_tools(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import toolsmith\nfrom tools.golden import GOLDEN\ndef f():\n    import tools\n"
+        "from . import tools as mine\n",
+        encoding="utf-8",
+    )
+    assert imports_outside(path) == [2, 4]
 
 
 def test_core_names_no_game() -> None:

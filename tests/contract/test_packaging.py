@@ -8,13 +8,14 @@ import sys
 import tomllib
 from importlib.metadata import entry_points
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
 from gameshelf.core.registry import ENTRY_POINT_GROUP, GameEntry, available_games, game_entry
 from gameshelf.core.registry import entry_from_point as load_entry_point
 
-from .golden_format import ROOT
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_py_typed_ships_in_the_package() -> None:
