@@ -28,6 +28,15 @@ def test_games_lists_each_game_with_its_options(capsys: pytest.CaptureFixture[st
     assert "simultaneous" in out and "draw | mover_priority | shared" in out
 
 
+def test_games_names_what_a_default_without_a_value_means(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "games")
+    cards = next(line for line in out.splitlines() if line.split()[:1] == ["cards"])
+    assert status == 0 and cards.split()[1:3] == ["default", "standard"], cards
+    assert "None" not in out
+
+
 def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "perft", "cage(players=4)", "--depth", "3")
     assert status == 0

@@ -65,7 +65,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         entry = game_entry(name)
         print(f"{name} — {entry.title}: {entry.summary}")
         for option in entry.options:
-            default = option.format(option.default)
+            default = option.default_text or option.format(option.default)
             print(f"    {option.name:<26} default {default:<10} {option.describe_allowed()}")
             print(f"    {'':<26} {option.doc}")
         print()

@@ -59,6 +59,8 @@ class OptionSpec:
     allowed: str = ""
     names_file: bool = False
     """The value may name a file on this machine: never taken from an untrusted client as is."""
+    default_text: str = ""
+    """What the default means, for people, where its value alone says nothing (``None``)."""
 
     def describe_allowed(self) -> str:
         """A short human description of the values this option accepts."""

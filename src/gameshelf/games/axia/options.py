@@ -33,6 +33,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         allowed="standard, a registered card set's name, or a card file's path "
         "(see docs/games/axia.md)",
         names_file=True,
+        default_text="standard",  # no value plays the shipped set, which is this name
     ),
     OptionSpec(
         "first_game", "bool", False, "deal 6 Scoring cards at random and place them randomly"
