@@ -31,7 +31,7 @@ def load_bot_ratings(
 ) -> dict[tuple[str, int], dict[str, tuple[float, float]]]:
     """(game, players) -> bot -> (mu, sigma), read from ``bot_ratings.json``.
 
-    The file is written by ``python -m gameshelf.arena.strength`` from the same arena runs as
+    The file is written by ``python -m tools.strength`` from the same arena runs as
     ``docs/strength.md`` (one table per game and player count: the run where ``hard`` meets the
     server's bots), so it is never edited by hand. A malformed entry is refused with its index.
     """

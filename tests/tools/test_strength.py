@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gameshelf.arena import strength
+from tools import strength
 
 
 def fake(wins: int, games: int) -> dict[str, Any]:
@@ -30,9 +30,12 @@ def test_targets_are_judged_with_their_command() -> None:
     )
     assert (
         "| Cage, 2 players: hard vs OpenSpiel MCTSBot, equal time a move: hard wins ≥ 80% | "
-        "24/30 (80%) | yes | `scripts/strength.sh --only cage-2p-openspiel` |"
+        "24/30 (80%) | yes | `.venv/bin/python -m tools.strength --only cage-2p-openspiel` |"
     ) in page
-    assert "| 37/40 (92%) | **no** | `scripts/strength.sh --only cage-2p-greedy` |" in page
+    assert (
+        "| 37/40 (92%) | **no** | `.venv/bin/python -m tools.strength --only cage-2p-greedy` |"
+        in page
+    )
 
 
 def test_solo_band_and_time_budgets_are_judged() -> None:
@@ -70,8 +73,8 @@ def test_solo_band_and_time_budgets_are_judged() -> None:
     page = strength.render([(runs["axia-solo"], solo)], timing, None)
     assert "hard's mean score in 111–150 | mean 120.5 over 10 | yes |" in page
     assert (
-        "worst 2.20× (expert: 4.40 s of 2 s) | **no** | `scripts/strength.sh --only move-times`"
-        in page
+        "worst 2.20× (expert: 4.40 s of 2 s) | **no** | "
+        "`.venv/bin/python -m tools.strength --only move-times`" in page
     )
     assert "`axia`: every level" not in page  # an instant level has no budget to judge
 

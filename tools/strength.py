@@ -1,12 +1,13 @@
 """Regenerate ``docs/strength.md``: arena runs per game, move times per level, solver ladder.
 
-Run ``scripts/strength.sh`` (or ``python -m gameshelf.arena.strength --jobs 2``). Each section
-caches its numbers as JSON under ``build/strength/`` so a section can be rerun alone
-(``--only cage-2p``) and the page rebuilt from the cache (``--only none``). The same caches give
-the server's published bot ratings (``server/bot_ratings.json``, :func:`publish_ratings`), so the
-page and the ratings a person is rated against never disagree. With ``--only``, a section that
-has no cache (a fresh checkout has none) keeps what the page and the ratings file showed
-(:func:`keep_unmeasured`), so rerunning one section never erases the others.
+Run ``.venv/bin/python -m tools.strength`` from the repository root (about three hours on two
+cores). Each section caches its numbers as JSON under ``build/strength/`` so a section can be
+rerun alone (``--only cage-2p``) and the page rebuilt from the cache (``--only none``). The
+same caches give the server's published bot ratings (``server/bot_ratings.json``,
+:func:`publish_ratings`), so the page and the ratings a person is rated against never
+disagree. With ``--only``, a section that has no cache (a fresh checkout has none) keeps what
+the page and the ratings file showed (:func:`keep_unmeasured`), so rerunning one section never
+erases the others.
 """
 
 from __future__ import annotations
@@ -24,14 +25,16 @@ from typing import Any
 from gameshelf.agents import LEVELS, make_agent
 from gameshelf.agents.levels import level_spec
 from gameshelf.agents.solver import solve
+from gameshelf.arena.report import report_text
+from gameshelf.arena.tournament import TournamentConfig, run_tournament, text_progress
 from gameshelf.core.registry import load
 
-from .report import report_text
-from .tournament import TournamentConfig, run_tournament, text_progress
-
-CACHE = Path("build/strength")
-PAGE = Path("docs/strength.md")
-RATINGS = Path("src/gameshelf/server/bot_ratings.json")
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "build" / "strength"
+PAGE = ROOT / "docs" / "strength.md"
+RATINGS = ROOT / "src" / "gameshelf" / "server" / "bot_ratings.json"
+COMMAND = ".venv/bin/python -m tools.strength"
+"""How this tool is run (the page names it, with ``--only``, for each section)."""
 RATED_RUNS: dict[str, tuple[str, ...]] = {
     "cage-2p-greedy": ("cage-2p-random",),
     "cage-3p": ("cage-3p-others",),
@@ -370,7 +373,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
     out = [
         "# Bot strength (measured)",
         "",
-        "Regenerate with `scripts/strength.sh` (about three hours on 2 cores); each target",
+        f"Regenerate with `{COMMAND}` (about three hours on 2 cores); each target",
         "below names the one command that remeasures it. Levels think for a time per move, so",
         "these runs depend on the machine's speed and load (the equal-time OpenSpiel matches do",
         "not: both sides get the same seconds). Every arena run",
@@ -471,7 +474,7 @@ def _renoted(block: str, run: Run) -> str:
 
 def command(slug: str) -> str:
     """The one command that remeasures a section (and rebuilds this page)."""
-    return f"`scripts/strength.sh --only {slug}`"
+    return f"`{COMMAND} --only {slug}`"
 
 
 def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
@@ -546,9 +549,9 @@ def main(argv: list[str] | None = None) -> int:
         page = keep_unmeasured(page, _read(PAGE), arenas, timing, ladder_data)
         ratings = keep_unmeasured_ratings(ratings, _read(RATINGS), arenas)
     PAGE.write_text(page, encoding="utf-8")
-    print(f"wrote {PAGE}")
+    print(f"wrote {PAGE.relative_to(ROOT)}")
     RATINGS.write_text(json.dumps(ratings, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {RATINGS}")
+    print(f"wrote {RATINGS.relative_to(ROOT)}")
     return 0
 
 
@@ -669,7 +672,7 @@ def publish_ratings(arenas: list[tuple[Run, Any]]) -> dict[str, Any]:
             )
     return {
         "about": "Bots' fixed ratings for rated matches (openskill Plackett-Luce mu, sigma), "
-        "written by `python -m gameshelf.arena.strength` from the runs of docs/strength.md; "
+        "written by `python -m tools.strength` from the runs of docs/strength.md; "
         "`run` names the section each number comes from.",
         "ratings": entries,
     }
