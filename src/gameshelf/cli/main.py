@@ -246,6 +246,17 @@ def _needs_server_extra(error: ImportError) -> GameshelfError:
     )
 
 
+def check_serve_arguments(args: argparse.Namespace) -> None:
+    """Raise a one-line error for what would stop ``serve`` only after it printed its URL: a
+    busy port, or a database folder that is missing or not writable."""
+    try:
+        from gameshelf.server.db import check_database_folder
+    except ImportError as exc:
+        raise _needs_server_extra(exc) from None
+    check_database_folder(_database_url(args))
+    check_port_free(args.host, args.port)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Start the game server (needs the ``server`` extra)."""
     try:
@@ -259,7 +270,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gameshelf.server.settings import ServerSettings, parse_card_sets
 
     settings = ServerSettings.from_arguments(args)
-    check_port_free(args.host, args.port)
+    check_serve_arguments(args)
     app = create_app(
         url,
         bot_workers=args.bot_workers,
@@ -283,10 +294,11 @@ def cmd_db(args: argparse.Namespace) -> int:
     try:
         from sqlalchemy import create_engine
 
-        from gameshelf.server.db import upgrade_schema
+        from gameshelf.server.db import check_database_folder, upgrade_schema
     except ImportError as exc:
         raise _needs_server_extra(exc) from None
     url = _database_url(args)
+    check_database_folder(url)
     engine = create_engine(url)
     try:
         revision = upgrade_schema(engine)

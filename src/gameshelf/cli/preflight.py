@@ -1,4 +1,5 @@
-"""Checks ``scripts/start.sh`` runs before its slow build: is the server's port free?
+"""Checks ``scripts/start.sh`` runs before its slow build: is the server's port free, and can
+its SQLite database be written where it is asked for?
 
     .venv/bin/python -m gameshelf.cli.preflight [serve options...]
 
@@ -16,11 +17,11 @@ from collections.abc import Sequence
 
 from gameshelf.core.errors import GameshelfError
 
-from .main import build_parser, check_port_free
+from .main import build_parser, check_serve_arguments
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Exit status 2 with one line on stderr when the port is taken, else 0."""
+    """Exit status 2 with one line on stderr when ``serve`` could not start, else 0."""
     words = list(sys.argv[1:] if argv is None else argv)
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -28,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit:
         return 0
     try:
-        check_port_free(args.host, args.port)
+        check_serve_arguments(args)
     except GameshelfError as exc:
         print(f"gameshelf: error: {exc}", file=sys.stderr)
         return 2

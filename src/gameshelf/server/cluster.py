@@ -26,12 +26,11 @@ import fcntl
 import logging
 import os
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import psycopg
 
-from .db import NOTIFY_CHANNEL, SEATS_CHANGED
+from .db import NOTIFY_CHANNEL, SEATS_CHANGED, sqlite_file
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -183,7 +182,7 @@ class SingleProcessGuard:
     is refused at start-up instead of silently corrupting its matches' in-memory state."""
 
     def __init__(self, database_url: str) -> None:
-        self.path = _sqlite_path(database_url)
+        self.path = sqlite_file(database_url)
         self.handle: IO[str] | None = None
 
     def acquire(self) -> None:
@@ -210,13 +209,3 @@ class SingleProcessGuard:
             fcntl.flock(self.handle, fcntl.LOCK_UN)
             self.handle.close()
             self.handle = None
-
-
-def _sqlite_path(database_url: str) -> Path | None:
-    prefix = "sqlite:///"
-    if not database_url.startswith(prefix):
-        return None
-    name = database_url[len(prefix) :]
-    if not name or name == ":memory:":
-        return None
-    return Path(name).resolve()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,8 +39,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from gameshelf.core.errors import GameshelfError
 
 
 def utcnow() -> datetime:
@@ -484,6 +488,45 @@ class Store:
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 FIRST_REVISION = "0001"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names, made absolute; None for other databases, in-memory ones
+    and text that is no database URL (the engine names that problem itself)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    name = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:":
+        return None
+    if parsed.query.get("mode") == "memory":
+        return None
+    return Path(name).resolve()
+
+
+def check_database_folder(url: str) -> None:
+    """Refuse, in one line naming the folder, a SQLite database the server could not create
+    or write: SQLite and the server's lock need to write files beside it, and finding out at
+    start-up would come after the server announced itself."""
+    path = sqlite_file(url)
+    if path is None:
+        return
+    folder = path.parent
+    if not folder.exists():
+        raise GameshelfError(
+            f"the database's folder {str(folder)!r} does not exist: create it "
+            f"(mkdir -p {folder}) or give another --database-url"
+        )
+    if not folder.is_dir():
+        raise GameshelfError(f"the database's folder {str(folder)!r} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise GameshelfError(
+            f"the database's folder {str(folder)!r} is not writable here: SQLite keeps its "
+            "journal and the server its lock beside the database; give another --database-url"
+        )
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise GameshelfError(f"the database {str(path)!r} cannot be read and written here")
 
 
 def _alembic_config(connection: Connection) -> AlembicConfig:
