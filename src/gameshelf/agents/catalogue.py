@@ -29,6 +29,8 @@ class AgentInfo:
     name: str
     strength: int
     summary: str
+    level: bool = False
+    """One of the named levels a player picks from; the rest are variants for research."""
 
 
 _RAW = {
@@ -47,6 +49,9 @@ _RAW = {
     "axiom-hand-eval": (39, "Axiom only: level hard with the hand-written evaluation weights"),
 }
 _LEVEL_STRENGTH = {"easy": 20, "medium": 30, "hard": 40, "expert": 50}
+# What a player chooses between: the search levels and the two plain baselines below them.
+# Everything else (trials, fixed-budget twins, raw searches) stays for the arena and research.
+NAMED_LEVELS = frozenset({"random", "greedy", *_LEVEL_STRENGTH})
 
 
 def _describe(name: str, game: Game | None) -> tuple[int, str]:
@@ -86,8 +91,16 @@ def agent_catalogue(game: Game | None = None) -> list[AgentInfo]:
         if game is not None and unfit_reason(name, game) is not None:
             continue
         strength, summary = _describe(name, game)
-        infos.append(AgentInfo(name, strength, summary))
+        infos.append(AgentInfo(name, strength, summary, name in NAMED_LEVELS))
     return sorted(infos, key=lambda info: (info.strength, info.name))
 
 
-__all__ = ["LEVELS", "AgentInfo", "UnfitAgent", "agent_catalogue", "check_agent", "unfit_reason"]
+__all__ = [
+    "LEVELS",
+    "NAMED_LEVELS",
+    "AgentInfo",
+    "UnfitAgent",
+    "agent_catalogue",
+    "check_agent",
+    "unfit_reason",
+]

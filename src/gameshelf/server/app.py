@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -34,7 +34,7 @@ from .hub import Hub
 from .ratings import on_game_over
 from .routes import analysis as analysis_routes
 from .routes import include_routes
-from .routes.pages import static_dir
+from .routes.pages import browser_not_found, static_dir
 from .settings import ServerSettings
 from .vetting import CardSetCatalog
 
@@ -166,7 +166,10 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(body, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, error: StarletteHTTPException) -> Response:
+        page = browser_not_found(request) if error.status_code == 404 else None
+        if page is not None:
+            return page
         code = HTTP_CODES.get(error.status_code, "request/invalid")
         message = str(error.detail) if error.status_code != 400 else "the body is not valid JSON"
         headers = getattr(error, "headers", None)

@@ -207,6 +207,11 @@ class AgentInfo(BaseModel):
     name: str
     strength: int = Field(description="higher plays better; the list is sorted by it")
     summary: str
+    level: bool = Field(
+        default=False,
+        description="one of the named levels a player picks from (random to expert); the "
+        "others are variants and trials for research",
+    )
 
 
 class SeatSummary(BaseModel):
@@ -220,14 +225,19 @@ class SeatSummary(BaseModel):
     taken: bool
 
 
-class ClockInfo(BaseModel):
-    """A match's clock as the server has it at ``server_time``: each seat's time left (null
-    for bots, whose turns cost no time) and whose runs; a client counts down from there."""
+class TimeControlInfo(BaseModel):
+    """A match's time control: a real-time bank and increment, or a time for each move."""
 
     mode: Literal["realtime", "correspondence"]
     initial_ms: int
     increment_ms: int
     per_move_ms: int = Field(description="correspondence: the time for each move")
+
+
+class ClockInfo(TimeControlInfo):
+    """A match's clock as the server has it at ``server_time``: each seat's time left (null
+    for bots, whose turns cost no time) and whose runs; a client counts down from there."""
+
     remaining_ms: list[int | None]
     running: int | None = Field(description="the seat whose time is running, if any")
     server_time: str
@@ -254,6 +264,7 @@ class MatchSummary(BaseModel):
     seed: int | None = Field(description="revealed once the game is over")
     seed_salt: str | None = Field(description="revealed once the game is over")
     clock: ClockInfo | None = None
+    rated: bool = Field(default=False, description="created as a rated match (accounts only)")
 
 
 class MatchListItem(BaseModel):
@@ -268,6 +279,9 @@ class MatchListItem(BaseModel):
     idle_seconds: float
     result: list[float] | None
     result_text: str | None
+    seats: list[SeatSummary] = Field(default_factory=list)
+    rated: bool = False
+    time_control: TimeControlInfo | None = Field(default=None, description="none: no clock")
 
 
 class WaitingGame(BaseModel):
@@ -279,6 +293,9 @@ class WaitingGame(BaseModel):
     plies: int
     clock: Literal["realtime", "correspondence"] | None
     deadline: str | None = Field(description="when the seat's time for this move runs out")
+    opponents: list[str] = Field(
+        default_factory=list, description="the other seats, by name ('bot: NAME' for bots)"
+    )
 
 
 class JoinResponse(BaseModel):

@@ -34,6 +34,7 @@ from .bots import choose_bot_action
 from .chat import ChatRooms
 from .db import MatchExtras, PendingMove, SeatInfo, Store, hash_token, token_matches
 from .errors import ServerError
+from .listing import named_result, seat_summary
 from .rematch import Rematches
 from .settings import ServerSettings
 
@@ -810,6 +811,7 @@ class Hub:
         if not hidden:
             message["moves"] = list(runtime.notations)
         clocks.result_fields(runtime, message)
+        self._name_result(runtime, message)
         return message
 
     @staticmethod
@@ -832,17 +834,7 @@ class Hub:
             "plies": len(runtime.movers),
             "to_move": runtime.to_move,
             "created": runtime.created.isoformat(),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "agent": s.agent,
-                    "name": s.name,
-                    "label": f"bot: {s.agent}" if s.kind == "bot" else (s.name or None),
-                    "taken": s.taken,
-                }
-                for s in runtime.seats
-            ],
+            "seats": [seat_summary(s) for s in runtime.seats],
             "result": state.returns() if state.is_terminal() else None,
             "result_text": state.result_text() if state.is_terminal() else None,
             "card_set": runtime.extras.data_name,
@@ -851,7 +843,20 @@ class Hub:
             "seed_salt": runtime.extras.seed_salt if finished else None,
         }
         clocks.result_fields(runtime, summary)
+        self._name_result(runtime, summary)
         return summary
+
+    @staticmethod
+    def _name_result(runtime: Runtime, fields: dict[str, Any]) -> None:
+        """Name the players in a frame's or summary's result words (the engine names seats)."""
+        text = fields.get("result_text")
+        if text:
+            fields["result_text"] = Hub._named(runtime, text)
+
+    @staticmethod
+    def _named(runtime: Runtime, text: str) -> str:
+        roles = [runtime.state.describe_player(p) for p in range(len(runtime.seats))]
+        return named_result(text, roles, runtime.seats)
 
     def seats_of_tokens(self, runtime: Runtime, tokens: list[str]) -> set[int]:
         """The seats these tokens prove (a token of no seat is refused)."""
@@ -913,7 +918,7 @@ class Hub:
         runtime = self.runtimes.get(match_id)
         if runtime is None or not runtime.state.is_terminal():
             return None
-        return runtime.state.result_text()
+        return self._named(runtime, runtime.state.result_text())
 
     def record(self, runtime: Runtime, finished: datetime | None = None) -> GameRecord:
         """The game record of a finished match (``finished``: when it ended, as stored)."""

@@ -442,6 +442,12 @@ export interface components {
          * @description A bot that can take a seat.
          */
         AgentInfo: {
+            /**
+             * Level
+             * @description one of the named levels a player picks from (random to expert); the others are variants and trials for research
+             * @default false
+             */
+            level: boolean;
             /** Name */
             name: string;
             /**
@@ -846,15 +852,24 @@ export interface components {
             id: string;
             /** Idle Seconds */
             idle_seconds: number;
+            /**
+             * Rated
+             * @default false
+             */
+            rated: boolean;
             /** Result */
             result: number[] | null;
             /** Result Text */
             result_text: string | null;
+            /** Seats */
+            seats?: components["schemas"]["SeatSummary"][];
             /**
              * Status
              * @enum {string}
              */
             status: "open" | "running" | "finished" | "broken";
+            /** @description none: no clock */
+            time_control?: components["schemas"]["TimeControlInfo"] | null;
             /** Updated */
             updated: string;
             /** Version */
@@ -923,6 +938,12 @@ export interface components {
             name: string;
             /** Plies */
             plies: number;
+            /**
+             * Rated
+             * @description created as a rated match (accounts only)
+             * @default false
+             */
+            rated: boolean;
             /** Result */
             result: number[] | null;
             /** Result Text */
@@ -1432,6 +1453,26 @@ export interface components {
             type: "sync";
         };
         /**
+         * TimeControlInfo
+         * @description A match's time control: a real-time bank and increment, or a time for each move.
+         */
+        TimeControlInfo: {
+            /** Increment Ms */
+            increment_ms: number;
+            /** Initial Ms */
+            initial_ms: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "realtime" | "correspondence";
+            /**
+             * Per Move Ms
+             * @description correspondence: the time for each move
+             */
+            per_move_ms: number;
+        };
+        /**
          * TimeControlRequest
          * @description A match's clock: real-time (``minutes`` each plus ``increment_seconds`` a move) or
          *     correspondence (``days`` per move). Only human seats have clocks.
@@ -1497,6 +1538,11 @@ export interface components {
             game: string;
             /** Match */
             match: string;
+            /**
+             * Opponents
+             * @description the other seats, by name ('bot: NAME' for bots)
+             */
+            opponents?: string[];
             /** Plies */
             plies: number;
             /** Seat */

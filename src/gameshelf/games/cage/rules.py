@@ -114,7 +114,12 @@ class CageState(State):
         "seen",
     )
 
-    def __init__(self, game: CageGame) -> None:
+    def __init__(self, game: CageGame, original: CageState | None = None) -> None:
+        # A copy is built here too, not through ``__new__``: a compiled class has no
+        # ``__dict__`` and is made only by its constructor.
+        if original is not None:
+            self._copy_from(original)
+            return
         self.game: CageGame = game
         self.board: Board = [0] * CELLS
         self.heights: list[int] = [0] * RING
@@ -150,25 +155,26 @@ class CageState(State):
         """Every action played since the start (or since the position this state was read from)."""
         return list(self._history)
 
+    def _copy_from(self, original: CageState) -> None:
+        self.game = original.game
+        self.board = original.board[:]
+        self.heights = original.heights[:]
+        self.open = original.open
+        self.left = original.left[:]
+        self.player = original.player
+        self.last = original.last
+        self.prev_board = original.prev_board
+        self.ply = original.ply
+        self.outcome = original.outcome
+        self.seen = dict(original.seen)
+        self._history = original._history[:]
+
     def clone(self) -> CageState:
         """An independent copy."""
-        other = CageState.__new__(CageState)
-        other.game = self.game
-        other.board = self.board[:]
-        other.heights = self.heights[:]
-        other.open = self.open
-        other.left = self.left[:]
-        other.player = self.player
-        other.last = self.last
-        other.prev_board = self.prev_board
-        other.ply = self.ply
-        other.outcome = self.outcome
-        other.seen = dict(self.seen)
-        other._history = self._history[:]
-        return other
+        return CageState(self.game, self)
 
-    def action_to_string(self, action: int) -> str:
-        """Notation of ``action``."""
+    def action_to_string(self, action: object) -> str:
+        """Notation of ``action`` (:class:`InvalidMove` for anything but a Cage action id)."""
         return action_to_text(action)
 
     def parse_action(self, text: str) -> int:
@@ -378,10 +384,11 @@ class CageState(State):
                 return f"{name}: column {column} is full"
         if action >= TWIST_BASE:
             if not config.allow_noop_twists and action != FLIP:
-                return f"{name}: this twist changes nothing (allow_noop_twists=false)"
+                return f"{name}: this twist changes nothing, and this table forbids such twists"
+            # Plain words for people; the option's name and value stay in the game string.
             return (
                 f"{name}: it would directly reverse the previous move "
-                f"{action_to_text(self.last)} (no_reverse={config.no_reverse})"
+                f"{action_to_text(self.last)}, and a move may not be undone at once"
             )
         return f"{name} is not legal here"
 

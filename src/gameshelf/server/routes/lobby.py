@@ -74,4 +74,6 @@ async def agents(
         vetted = await asyncio.to_thread(vet_network_game, game, hub.catalog, settings.max_plies)
         loaded = vetted.game
     infos = await asyncio.to_thread(agent_catalogue, loaded)
-    return [AgentInfo(name=i.name, strength=i.strength, summary=i.summary) for i in infos]
+    return [
+        AgentInfo(name=i.name, strength=i.strength, summary=i.summary, level=i.level) for i in infos
+    ]

@@ -19,10 +19,12 @@ from ..contract import (
     MatchSummary,
     Replay,
     ReplayRequest,
+    SeatSummary,
 )
 from ..db import as_utc, utcnow
 from ..deps import get_hub, limit_creates, limit_joins, limit_replays
 from ..hub import Hub
+from ..listing import list_details, named_result, roles_of, seat_summary
 from ..names import normalise_name
 from . import accounts as account_routes
 
@@ -41,7 +43,7 @@ async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) 
     runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
     if body.rated:
         await account_routes.after_create(request, runtime.id)
-    return MatchSummary(**hub.summary(runtime))
+    return MatchSummary(**hub.summary(runtime), rated=body.rated)
 
 
 @router.get("/api/matches")
@@ -57,10 +59,15 @@ async def list_matches(
     """
     idle_before = None if idle_max is None else utcnow() - timedelta(seconds=idle_max)
     rows = await asyncio.to_thread(hub.store.list_matches, status, limit, idle_before)
+    details = await asyncio.to_thread(list_details, hub.store, [row.id for row in rows])
     now = utcnow()
     items = []
     for row in rows:
         updated = as_utc(row.updated or row.created)
+        seats = details[row.id]["seats"]
+        text = row.result_text or hub.result_text(row.id)
+        if text and row.result_text:  # the stored words name seats by role
+            text = named_result(text, roles_of(row.game, len(seats)), seats)
         items.append(
             MatchListItem(
                 id=row.id,
@@ -71,17 +78,22 @@ async def list_matches(
                 updated=updated.isoformat(),
                 idle_seconds=round((now - updated).total_seconds(), 1),
                 result=row.result,
-                result_text=row.result_text or hub.result_text(row.id),
+                result_text=text,
+                seats=[SeatSummary(**seat_summary(seat)) for seat in seats],
+                rated=details[row.id]["rated"],
+                time_control=details[row.id]["time_control"],
             )
         )
     return items
 
 
 @router.get("/api/matches/{match_id}")
-async def get_match(match_id: str, hub: HubDep) -> MatchSummary:
+async def get_match(match_id: str, hub: HubDep, request: Request) -> MatchSummary:
     """Public facts of one match (seats, status, result; the seed's commitment, and the
     seed itself once the game is over)."""
-    return MatchSummary(**hub.summary(await hub.current(match_id)))
+    summary = MatchSummary(**hub.summary(await hub.current(match_id)))
+    summary.rated = await asyncio.to_thread(account_routes.get_accounts(request).is_rated, match_id)
+    return summary
 
 
 @router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])

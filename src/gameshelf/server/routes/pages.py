@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 
 router = APIRouter(include_in_schema=False)
@@ -16,8 +16,13 @@ FALLBACK_ICON = (
 )
 
 
+# Paths of programs (the API, live play, files, documentation): their unknown paths keep JSON.
+PROGRAM_PREFIXES = ("/api/", "/ws/", "/assets/", "/docs", "/redoc", "/openapi", "/healthz")
+
+
 def static_dir() -> Path | None:
-    """Where the built browser table lies (``$GAMESHELF_STATIC_DIR`` or ``server/static``)."""
+    """Where the built browser table lies: ``$GAMESHELF_STATIC_DIR``, else ``static/`` in the
+    installed ``gameshelf.server`` package (a wheel carries it; a checkout builds it there)."""
     configured = os.environ.get("GAMESHELF_STATIC_DIR")
     folder = Path(configured) if configured else Path(__file__).parents[1] / "static"
     return folder if (folder / "index.html").is_file() else None
@@ -31,8 +36,11 @@ async def index() -> FileResponse | HTMLResponse:
         return FileResponse(static / "index.html")
     return HTMLResponse(
         "<!doctype html><title>gameshelf</title><h1>gameshelf server</h1>"
-        "<p>API documentation: <a href='/docs'>/docs</a>. The browser table is not built: "
-        "run <code>scripts/start.sh</code> (it builds <code>web/</code>).</p>"
+        "<p>API documentation: <a href='/docs'>/docs</a>. This install has no browser table: "
+        "install a gameshelf wheel built with it (<code>pip install --force-reinstall "
+        "'gameshelf-&lt;version&gt;-&lt;tags&gt;.whl[server]'</code>; a wheel built where npm "
+        "is found carries it), or in a checkout run <code>scripts/start.sh</code>, which "
+        "builds <code>web/</code>.</p>"
     )
 
 
@@ -51,3 +59,20 @@ async def favicon() -> Response:
 async def single_page(path: str) -> FileResponse | HTMLResponse:
     """Client-side routes of the browser table all load its index page."""
     return await index()
+
+
+def browser_not_found(request: Request) -> Response | None:
+    """The table's page, with status 404, for a browser that asked for a page that does not
+    exist (its router then says so, with a way back); None for programs, which get JSON."""
+    path = request.url.path
+    wants_page = "text/html" in request.headers.get("accept", "")
+    if request.method != "GET" or not wants_page or path.startswith(PROGRAM_PREFIXES):
+        return None
+    static = static_dir()
+    if static is None:
+        return HTMLResponse(
+            "<!doctype html><title>gameshelf: not found</title><h1>Page not found</h1>"
+            "<p><a href='/'>Back to the lobby</a></p>",
+            status_code=404,
+        )
+    return FileResponse(static / "index.html", status_code=404)

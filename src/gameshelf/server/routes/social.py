@@ -18,6 +18,7 @@ from ..db import MatchRow, SeatRow, hash_token
 from ..deps import get_hub
 from ..errors import ServerError
 from ..hub import Hub
+from ..listing import occupant
 from .accounts import current_account
 
 router = APIRouter(tags=["matches"])
@@ -51,6 +52,11 @@ async def waiting(
                 plies=len(runtime.movers),
                 clock=None if clock is None else clock.control.mode,
                 deadline=None if deadline is None else deadline.isoformat(),
+                opponents=[
+                    occupant(other) or f"player {other.seat + 1}"
+                    for other in runtime.seats
+                    if other.seat != seat
+                ],
             )
         )
     games.sort(key=lambda g: (g.deadline is None, g.deadline or "", g.match))
