@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tools.learn.axiom import fit, position_terms, self_play
 
 import gameshelf
 from gameshelf.agents import make_agent
@@ -28,7 +29,6 @@ from gameshelf.agents.axiom_eval import (
     moves_of,
     score_terms,
 )
-from gameshelf.agents.axiom_learn import fit, position_terms, self_play
 from gameshelf.agents.axiom_search import AxiomSearchAgent
 from gameshelf.agents.levels import build_level
 
@@ -146,11 +146,11 @@ def test_a_broken_weights_file_is_refused_by_name(tmp_path: Path, text: str, say
         load_weights(path)
 
 
-def test_the_script_duels_weights_on_equal_nodes(tmp_path: Path) -> None:
+def test_the_tool_duels_weights_on_equal_nodes(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "axiom_learn.py"), "duel",
+        [sys.executable, "-m", "tools.learn.axiom", "duel",
          "--games", "4", "--nodes", "40", "--jobs", "1"],
-        capture_output=True, text=True, timeout=300, check=True,
+        capture_output=True, text=True, timeout=300, check=True, cwd=ROOT,
     )  # fmt: skip
     assert "against hand, 40 nodes a move, 4 games from 2 openings: scored" in done.stdout
 
@@ -160,10 +160,10 @@ def test_training_from_a_broken_weights_file_is_refused_before_any_game(tmp_path
     broken.write_text('{"weights": {"cube": 100}}')
     out = tmp_path / "round2.json"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "axiom_learn.py"), "train",
+        [sys.executable, "-m", "tools.learn.axiom", "train",
          "--games", "2", "--nodes", "40", "--jobs", "1",
          "--play-weights", str(broken), "--out", str(out)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 2
     assert f"error: Axiom weights file {broken}: unknown terms [], missing terms" in done.stderr

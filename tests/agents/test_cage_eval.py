@@ -9,8 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tools.learn import cage as cage_learn
+from tools.learn.cage import DUEL_SEEDS, duel, fit, self_play
+from tools.learn.command import Learner, learner_main
 
-from gameshelf.agents import cage_learn, make_agent
+from gameshelf.agents import make_agent
 from gameshelf.agents.cage_eval import (
     LEARNED_PATH,
     TERMS,
@@ -18,7 +21,6 @@ from gameshelf.agents.cage_eval import (
     learned_weights,
     load_weights,
 )
-from gameshelf.agents.cage_learn import DUEL_SEEDS, duel, fit, self_play
 from gameshelf.agents.cage_search import (
     IMMEDIATE,
     LATENT,
@@ -31,7 +33,6 @@ from gameshelf.agents.cage_search import (
     position_terms,
     twist_threats,
 )
-from gameshelf.cli.learn import Learner, learner_main
 from gameshelf.core.game import Game
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
@@ -239,7 +240,7 @@ def test_the_two_player_levels_use_the_learned_weights_and_the_trial_agent_does_
         (["train", "--jobs", "0"], "--jobs must be at least 1, not 0"),
     ],
 )
-def test_the_script_refuses_counts_below_their_least_before_any_game(
+def test_the_tool_refuses_counts_below_their_least_before_any_game(
     argv: list[str], says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     def no_games(job: Any) -> Any:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .learning import check_terms, read_weights_file
+from .weights_file import check_terms, read_weights_file
 
 Cell = tuple[int, int, int]
 
@@ -60,7 +60,7 @@ DEFAULT_WEIGHTS = Weights()
 TERMS = tuple(f.name for f in fields(Weights))
 """The evaluation's terms, in the order of :func:`eval_terms` and of the weights."""
 LEARNED_PATH = Path(__file__).resolve().parent / "data" / "axiom_weights.json"
-"""The weights learned from self-play (``scripts/axiom_learn.py`` writes them)."""
+"""The weights learned from self-play (``python -m tools.learn.axiom train`` writes them)."""
 
 
 def _read_weights_file(path: Path) -> Any:

@@ -4,7 +4,7 @@ The evaluation is a logistic model of the game's result for the player to move: 
 sum of each term (:func:`~.cage_search.position_terms`, counted from the mover's side) times
 its weight, the mover's winning chance is ``1 / (1 + exp(-v))``, and the search scores the
 position ``100 * tanh(v / 2)`` (the same chance on its +-100 scale). The weights are fitted to
-self-play results by ``scripts/cage_learn.py`` (:mod:`.cage_learn`) and shipped in
+self-play results by the maintainers' tool ``python -m tools.learn.cage`` and shipped in
 ``data/cage_weights.json``; the hand-written evaluation they replaced stays as the agent
 ``cage-hand-eval``.
 """
@@ -15,7 +15,7 @@ from dataclasses import astuple, dataclass, fields
 from functools import cache
 from pathlib import Path
 
-from .learning import check_terms, read_weights_file
+from .weights_file import check_terms, read_weights_file
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ TERMS = tuple(field.name for field in fields(CageWeights))
 """The terms' names, in the order :func:`~.cage_search.position_terms` counts them."""
 
 LEARNED_PATH = Path(__file__).resolve().parent / "data" / "cage_weights.json"
-"""The weights fitted to self-play (``scripts/cage_learn.py`` writes them)."""
+"""The weights fitted to self-play (``python -m tools.learn.cage train`` writes them)."""
 
 
 def load_weights(path: Path = LEARNED_PATH) -> CageWeights:

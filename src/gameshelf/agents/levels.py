@@ -343,7 +343,7 @@ def _book_axiom(game: Game, seed: int | None) -> Agent:
 
 def _hand_eval_axiom(game: Game, seed: int | None) -> Agent:
     """``axiom-hand-eval``: the hard level with the hand-written evaluation weights, which the
-    levels played with before the weights learned from self-play (``agents/axiom_learn.py``);
+    levels played with before the weights learned from self-play (``tools/learn/axiom.py``);
     kept to measure one against the other."""
     from .axiom_eval import DEFAULT_WEIGHTS
     from .axiom_search import VALUE_SCALE

@@ -1,9 +1,22 @@
-"""Learning the Axiom evaluation's weights from self-play (``scripts/axiom_learn.py``).
+"""Learn the Axiom evaluation's weights from self-play, and measure them.
+
+    .venv/bin/python -m tools.learn.axiom train [--games 1200] [--nodes 1500] [--opening 4]
+        [--jobs 2] [--out src/gameshelf/agents/data/axiom_weights.json] [--play-weights FILE|hand]
+    .venv/bin/python -m tools.learn.axiom duel [--weights FILE] [--against FILE|hand]
+        [--games 200] [--nodes 2000] [--opening 4] [--jobs 2]
+
+``train`` plays the self-play games (``--play-weights``: hand-written by default, or a weights
+file to iterate from; ``--nodes`` a move, each opened by ``--opening`` seeded random plies),
+fits the weights and writes them with how they were made: about 28 minutes on two cores at the
+defaults. ``duel`` plays the weights against other weights (default: the hand-written ones) on
+equal node budgets from the same random openings, each opening once with each side: about 6
+minutes for 200 games.
 
 * **Positions:** self-play games of the Axiom search on a fixed node budget, each opened by a
   few seeded random plies (so that the games differ); every position whose mover cannot capture
   at once (a capture ends the game, the evaluation never sees it) gives the terms of
-  :func:`~.axiom_eval.eval_terms` and the game's result for its mover: 1, 0.5 for a draw, 0.
+  :func:`~gameshelf.agents.axiom_eval.eval_terms` and the game's result for its mover: 1, 0.5
+  for a draw, 0.
 * **Fit:** a logistic regression of that result on the terms (Newton's method with a little
   ridge), the weights scaled so that a cube is worth 100 as in the hand-written evaluation.
   The evaluation is linear in its terms, so the fitted weights are exactly what the search
@@ -21,17 +34,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .axiom_eval import (
+from gameshelf.agents.axiom_eval import (
     DEFAULT_WEIGHTS,
+    LEARNED_PATH,
     TERMS,
     Weights,
     board_of,
     eval_terms,
+    load_weights,
     moves_of,
     summarise,
 )
-from .axiom_search import AxiomSearchAgent
-from .learning import newton_logistic, random_opening
+from gameshelf.agents.axiom_search import AxiomSearchAgent
+
+from .command import Learner, learner_main
+from .common import newton_logistic, random_opening
 
 Row = tuple[tuple[int, ...], float]
 """A position's terms and the game's result for its mover."""
@@ -144,3 +161,25 @@ def duel(job: tuple[int, int, int, Weights, Weights]) -> float:
 def self_play_job(job: tuple[int, int, int, Weights]) -> list[Row]:
     """:func:`self_play` of ``(index, nodes, opening, weights)`` (for a process pool)."""
     return self_play(*job)
+
+
+def record(result: Fit) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The weights file's weights (centi-cubes) and the fit's own facts."""
+    weights = {t: getattr(result.weights, t) for t in result.weights.__dataclass_fields__}
+    return weights, {
+        "hand_written_cross_entropy": round(result.default_cross_entropy, 4),
+        "centi_cubes_per_logistic_unit": round(result.scale, 1),
+    }
+
+
+AXIOM = Learner(
+    self_play_job, fit, record, duel, load_weights, DEFAULT_WEIGHTS, LEARNED_PATH, 1200, 1500, 2000
+)
+"""Axiom's learning, as the ``train`` and ``duel`` commands run it."""
+
+if __name__ == "__main__":
+    # Run as the module tools.learn.axiom, not as __main__: the process pool's workers find
+    # the game functions by their module's name.
+    from tools.learn import axiom
+
+    raise SystemExit(learner_main(__doc__ or "", axiom.AXIOM))

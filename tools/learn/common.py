@@ -1,17 +1,16 @@
-"""What the learned evaluations share (Axiom's, :mod:`.axiom_learn`, and the two-player
-Cage's, :mod:`.cage_learn`): games in a process pool, random openings, the logistic fit and the
-weights files' term check. Their scripts' command line is :mod:`gameshelf.cli.learn`.
+"""What the learning of the evaluations shares (Axiom's, :mod:`tools.learn.axiom`, and the
+two-player Cage's, :mod:`tools.learn.cage`): games in a process pool, random openings and the
+logistic fit. Their command line is :mod:`tools.learn.command`; the levels read the weights
+files with :mod:`gameshelf.agents.weights_file`.
 
 NumPy is needed for the fit only (``pip install 'gameshelf[rl]'``).
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from gameshelf.core.game import State
@@ -55,27 +54,3 @@ def newton_logistic(x: Any, y: Any, start: Any, ridge: float) -> Any:
         if float(np.max(np.abs(step))) < 1e-9:
             break
     return beta
-
-
-def read_weights_file(path: Path, label: str) -> Any:
-    """The JSON of a weights file; ``ValueError`` naming it (``label``, e.g. ``Axiom weights
-    file``) if it cannot be read."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{label} {path}: cannot be read as JSON ({exc})") from None
-
-
-def check_terms(values: object, terms: Sequence[str], source: str) -> dict[str, Any]:
-    """``values`` as a weights mapping with exactly ``terms`` as keys; ``ValueError`` naming
-    ``source`` and what is wrong otherwise."""
-    if not isinstance(values, dict):
-        raise ValueError(f"{source}: no 'weights' object")
-    unknown = sorted(set(values) - set(terms))
-    missing = [term for term in terms if term not in values]
-    if unknown or missing:
-        raise ValueError(
-            f"{source}: unknown terms {unknown}, missing terms {missing}; "
-            f"the terms are {', '.join(terms)}"
-        )
-    return values

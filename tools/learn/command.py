@@ -1,6 +1,6 @@
-"""The command line of the learned evaluations' scripts (``scripts/axiom_learn.py``,
-``scripts/cage_learn.py``): ``train`` plays self-play games, fits the weights and writes them
-with how they were made; ``duel`` plays weights against weights (or the hand-written
+"""The command line of the learning tools (``python -m tools.learn.axiom``,
+``python -m tools.learn.cage``): ``train`` plays self-play games, fits the weights and writes
+them with how they were made; ``duel`` plays weights against weights (or the hand-written
 evaluation) on equal node budgets from the same random openings."""
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gameshelf.agents.learning import run_jobs
 from gameshelf.arena.tournament import text_progress
+
+from .common import run_jobs
 
 
 @dataclass(frozen=True)
 class Learner:
-    """One learned evaluation, as its script's commands need it."""
+    """One learned evaluation, as its tool's commands need it."""
 
     self_play: Callable[[tuple[Any, ...]], list[Any]]
     """``(index, nodes, opening plies, weights)`` -> the game's rows."""
