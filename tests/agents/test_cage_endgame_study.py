@@ -1,5 +1,5 @@
-"""The exact Cage endgame solver of ``scripts/cage_endgame_study.py`` (docs/agents.md: how the
-four-player end phase was measured): it must call a zugzwang a draw by the last drop, and find
+"""The exact Cage endgame solver of ``scripts/cage_endgame_study.py`` (docs/decisions/007: how
+the four-player end phase was measured): it must call a zugzwang a draw by the last drop, and find
 the other players' lines that every twist hands them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Terminal play as a new user meets it (issue 15): what a seat sees, when the board shows,
+"""Terminal play as a new user meets it: what a seat sees, when the board shows,
 saving after the end, resuming, quitting, help and move lists, seats and bots, busy ports."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A bot seat's time per move (issue 19): accepted within the server's limit, kept in the seat's
+"""A bot seat's time per move: accepted within the server's limit, kept in the seat's
 name (``hard@0.3``), used by the worker, and refused with a coded error out of range."""
 
 from __future__ import annotations

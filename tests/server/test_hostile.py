@@ -1,4 +1,4 @@
-"""Hostile and careless clients (issue 14): each test names the finding it guards against."""
+"""Hostile and careless clients: each test names the finding it guards against."""
 
 from __future__ import annotations
 

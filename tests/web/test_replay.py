@@ -1,4 +1,4 @@
-"""Replays draw the engine's views, ply by ply (issue 18): the browser knows no rules.
+"""Replays draw the engine's views, ply by ply: the browser knows no rules.
 
 Each board publishes what it drew on ``data-drawn``, read back from its scene or page (mesh
 places, textures, dome meshes, DOM marks), and each ply's picture must equal the view the engine

@@ -227,7 +227,7 @@ class AlphaBetaAgent(SearchBookkeeping, Agent):
 
 
 def _previous_axiom_hard(game: Game, seed: int | None) -> Agent:
-    """Axiom's ``hard`` level as it was before the Axiom search (issue 19): depth 3, 6,000
+    """Axiom's ``hard`` level as it was before the Axiom search: depth 3, 6,000
     nodes, a 1.6 s cap. Kept as the arena agent ``axiom-previous-hard`` so the strength page can
     measure the new level against the old one."""
     if game.spec.name != "axiom":

@@ -1,6 +1,6 @@
 """Position analysis: the best moves of a position with their values and principal variations.
 
-Shared types of the analysis board (issue 19):
+Shared types of the analysis board:
 
 * :class:`MoveAnalysis` — one candidate move: its action id and notation, its ``value`` (the
   expected score in ``[0, 1]`` of the player to move after choosing it: 1 win, 0.5 draw, 0 loss;

@@ -43,15 +43,13 @@ leave it (a calibration for the card data, not for the bot)."""
 MULTI_EXPLORATION = 0.25
 """UCB exploration with 3-4 players (2 players and solo keep IS-MCTS's 0.7). A lead read as
 ``tanh(lead / 30)`` moves a value by about 1/60 a point, so at 0.7 the exploration term swamped
-the differences between moves and the visits stayed close to uniform. A/B against two greedy
-players, 3 players, 800 iterations, seats rotated, the same seeds: leaves judged at once with
-0.25, 7 of 7 won by 33 points a game on average; leaves judged at once with 0.7, 6 of 6 by 28;
-6-ply playouts with 0.7 (as before), 4 of 5 by 29. Few games (within the noise): the real-level
-tables of docs/strength.md decide."""
+the differences between moves and the visits stayed close to uniform. The short A/B that chose
+it was within the noise, so the real-level tables of docs/strength.md decide
+(docs/decisions/012-axia-search.md)."""
 AXIA_LEAD_SCALE = 30.0
-"""Points of heuristic lead that read as ``tanh(1)`` in the evaluator. A/B against greedy,
-2 players, 700 iterations a move, the same 12 seeded games: mean margin 49.5 points at 30,
-about 31 at the default 10 (first 8 games), no better at 60; with the root bias on top 60.6."""
+"""Points of heuristic lead that read as ``tanh(1)`` in the evaluator: at a narrower scale a
+modest lead already looks won and every move alike, a wider one gains nothing
+(docs/decisions/012-axia-search.md)."""
 
 
 def axia_lead_evaluator(state: State) -> list[float]:

@@ -2,12 +2,12 @@
 
 In the opening a level's own search (1.5 s for hard) is at its shallowest relative to what the
 choice decides, and the same few positions come up game after game: against the classical
-engine, one of hard's second moves lost all three games it was played in and another won all
-five, while hard chose between them by a hair. The book holds, for each position of a small
+engine, one of hard's second moves lost every game it was played in and another won every
+one, while hard chose between them by a hair. The book holds, for each position of a small
 tree of likely openings, the move the Axiom search finds best at :data:`BOOK_SECONDS` (eight
 times hard's budget). The arena agent ``axiom-hard-book`` is hard with the book; the levels do
-not use it: over 40 games against the classical engine it won 33, hard alone 34
-(docs/agents.md, "An opening book for the second player").
+not use it: against the classical engine it won no more games than hard alone
+(docs/decisions/010-axiom-search.md, "An opening book for the second player").
 
 The tree (built by :mod:`.axiom_book_build`) has one half per seat the book plays (the shipped
 book: the second player's, :data:`BOOK_SEATS`): where the book's side moves, only its best move
@@ -35,9 +35,9 @@ BOOK_GAME = "axiom"
 BOOK_SECONDS = 12.0
 """Search time per book position."""
 BOOK_SEATS = (1,)
-"""The seats the shipped book plays: the second player only. Against the classical engine
-(seed 0) a book for both seats won 8 of the 10 games hard answered (5 without it) but only 8 of
-the 10 it opened, where hard's own first moves had won all 20 over two seeds (docs/agents.md)."""
+"""The seats the shipped book plays: the second player only. A book for both seats replaced
+hard's own first move, which had won every game it opened, by one that lost some
+(docs/decisions/010-axiom-search.md)."""
 
 
 def book_key(state: State) -> str:

@@ -44,8 +44,8 @@ DRAW_VALUE = -90.0
 a win at the table. The lead over the *best* of two or three others is below zero in most even
 positions, so at -30 the search took a draw (simultaneous lines made by its own twist, its last
 cubie dropped) in positions it judged only a little behind; the real others are not the one
-colluding side it assumes and seldom convert such positions. (4 players, 24 games each: 12 wins
-10 draws at -30, 12 and 11 at -90 alone, 15 and 8 at -90 with :meth:`_empty_handed`.)"""
+colluding side it assumes and seldom convert such positions
+(docs/decisions/007-cage-multiplayer-paranoid-search.md)."""
 TEMPERATURE = 30.0
 """Lead in threat points that maps to ``tanh(1)`` of the +-100 evaluation scale."""
 REPEAT_PENALTY = 40.0
@@ -54,8 +54,8 @@ SURRENDER_PENALTY = 10.0
 """What a root move that drops the searcher's last cubie while others hold some costs: it hands
 the end of the game to them (the last drop, a draw unless it makes a line, is then theirs to
 play when they like), where an equal value found deeper is a draw only if they all play for it.
-Without it hard, seeing every move at the draw value, dropped its last cubie first in 4 of 48
-measured four-player games with safe twists left, all draws."""
+Without it hard, seeing every move at the draw value, sometimes dropped its last cubie first
+while safe twists were left, and those games were drawn."""
 
 
 @dataclass
@@ -366,9 +366,9 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
         """Whether the searching player has no cubie left while another player has one.
 
         Whoever drops the last cubie in play ends the game, a draw unless that drop makes a line
-        (the default rules), so a player without cubies has handed the ending to the others: in
-        24 measured 4-player games, 5 of 10 draws were an opponent's last drop after hard had
-        dropped all of its own. Such a leaf is worth no more than a draw, so the search keeps a
+        (the default rules), so a player without cubies has handed the ending to the others
+        (half the draws of a measured four-player run were an opponent's last drop after hard
+        had dropped all of its own). Such a leaf is worth no more than a draw, so the search keeps a
         cubie back (a drop that completes a line is a win, not a leaf) and the game can then end
         only by a line, a repetition or the ply cap."""
         left = state.left

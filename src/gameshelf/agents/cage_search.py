@@ -586,9 +586,8 @@ CONTEMPT = 150.0
 below every position the evaluation can score (+-100) short of a mover with a line in one
 (:data:`TO_MOVE_WINS`), so the search plays on from any position not lost at its horizon instead
 of repeating, dropping the last cubie or running into the ply cap, and its opponent is assumed
-glad of a draw. (A draw is no win: at 30 the level took threefold repetitions in positions it
-judged a little worse; fixed-budget A/B, 40 games against greedy: 35 wins 5 draws at 30, 36 and
-4 at 150.)"""
+glad of a draw. (A draw is no win: at a smaller contempt the level took threefold repetitions
+in positions it judged a little worse; docs/decisions/005-cage-two-player-alpha-beta.md.)"""
 
 
 def _repeats(state: State) -> bool:
@@ -749,8 +748,9 @@ class CageThreatsAgent(CageAlphaBetaAgent):
     for a chain of the opponent's after it, and a move that allows one is dropped from the
     search (at most :data:`MAX_DROPPED` a move, and never the last); a final choice not yet
     checked is checked, and replaced by the last best move found free of chains if it allows
-    one. Not a level: as the arena agent ``cage-hard-threats`` (hard's budget) it won 43 of 60
-    against OpenSpiel's MCTS at equal time where hard won 47 (docs/agents.md)."""
+    one. Not a level: as the arena agent ``cage-hard-threats`` (hard's budget) it did worse
+    against OpenSpiel's MCTS at equal time than hard without it
+    (docs/decisions/005-cage-two-player-alpha-beta.md)."""
 
     name = "cage-hard-threats"
     threat_moves = THREAT_MOVES

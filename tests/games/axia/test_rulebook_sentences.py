@@ -1,4 +1,4 @@
-"""Issue 17: the rulebook's remaining sentences, each test built from its words.
+"""The rulebook's remaining sentences, each test built from its words.
 
 Every test quotes the rulebook (``shared/seeds/axia-slayer-combo-rulebook.txt``) or the rules
 page (``shared/rules/axia.md``) that decides it.
