@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 LEVELS = ("easy", "medium", "hard", "expert")
 AXIA_ROLLOUT = 6
-"""AXIA playouts stop after 6 plies and the heuristic judges (measured better than long
-random playouts: solo means 168 vs 110 at 150 iterations on 4 seeds)."""
+"""AXIA playouts stop after 6 plies and the heuristic judges the rest: random dice play spends
+what no player would, so a long random playout says less than the heuristic
+(docs/decisions/012-axia-search.md)."""
 CAP_FACTOR = 20
 """On the clock, a level may search up to this many times its fixed budget (a safety net
 against a runaway count on a fast machine, not a limit that binds in practice)."""
@@ -128,12 +129,10 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
         "easy": LevelSpec("mcts", 150, 0.1),
         "medium": LevelSpec("mcts", 600, 0.25),
         # The Cage MCTS (agents/cage_search.py: lines in one in the tree, threat-aware
-        # playouts), about 6,000 playouts a second. Measured in every turn order at the mixed
-        # tables of docs/strength.md (seed 0, docs/agents.md) it won 12 of 24 at three players
-        # and 15 of 48 at four, where the paranoid alpha-beta (still the agent "cage-paranoid")
-        # won 7 and 9. With the opponent model (a seat seen to play like greedy is predicted
-        # so in the tree) it won 19 of 24 and 15 of 48 there, and 21 of 24 and 14 of 48 (19
-        # drawn) in the page's runs at seed 2026.
+        # playouts, and the opponent model: a seat seen to play like greedy is predicted so in
+        # the tree). It replaced the paranoid alpha-beta (still the agent "cage-paranoid"),
+        # which lost the games where another seat was handed lines by greedy
+        # (docs/decisions/009-cage-multiplayer-mcts-opponent-model.md).
         "hard": LevelSpec("cage-search", 6000, 1.0),
         "expert": LevelSpec("cage-search", 18000, 3.0),
     },
@@ -145,8 +144,8 @@ _TABLE: dict[str, dict[str, LevelSpec]] = {
     },
     "axia": {
         # IS-MCTS with equivalent dice merged, the heuristic as a root bias and the score race
-        # on a wider scale (agents/axia_search.py): against greedy, 12 of 12 seeded two-player
-        # games by 61 points a game on average, against 31 for the plain IS-MCTS.
+        # on a wider scale (agents/axia_search.py), which beats plain IS-MCTS against greedy
+        # (docs/decisions/012-axia-search.md).
         "easy": LevelSpec("greedy", 0, 0.0),
         "medium": LevelSpec("axia-search", 80, 0.25, rollout_depth=AXIA_ROLLOUT),
         "hard": LevelSpec("axia-search", 400, 1.0, rollout_depth=AXIA_ROLLOUT),
@@ -288,8 +287,8 @@ def _paranoid(game: Game, seed: int | None) -> Agent:
 def _threats_cage(game: Game, seed: int | None) -> Agent:
     """``cage-hard-threats``: the two-player Cage hard level's budget with the threat search
     around its alpha-beta (``CageThreatsAgent``, with the hand-written evaluation it was
-    measured with). Tried as hard itself and not adopted: against OpenSpiel's MCTS at equal
-    time it won 43 of 60 where hard won 47 (docs/agents.md); kept to reproduce."""
+    measured with). Tried as hard itself and not adopted: checking for chains cost time and
+    good moves (docs/decisions/005-cage-two-player-alpha-beta.md); kept to reproduce."""
     from .cage_search import CageThreatsAgent
 
     spec = _two_player_cage(game, "cage-hard-threats")
@@ -307,7 +306,8 @@ def _two_player_cage(game: Game, name: str) -> LevelSpec:
 
 def _hand_eval_cage(game: Game, seed: int | None) -> Agent:
     """``cage-hand-eval``: the two-player Cage hard level with the hand-written threat
-    evaluator instead of the learned weights (docs/agents.md); kept to reproduce."""
+    evaluator instead of the learned weights (docs/decisions/006-cage-learned-evaluation.md);
+    kept to reproduce."""
     from .cage_search import CageAlphaBetaAgent
 
     spec = _two_player_cage(game, "cage-hand-eval")
@@ -317,8 +317,8 @@ def _hand_eval_cage(game: Game, seed: int | None) -> Agent:
 
 
 CLASSIC_TIME_FACTOR = 3.0
-"""How many times ``hard``'s seconds a move the classical Axiom engine gets (the issue's
-external check gives its alpha-beta engine three times hard's time)."""
+"""How many times ``hard``'s seconds a move the classical Axiom engine gets (the strength
+target pits hard against an alpha-beta engine given three times its time)."""
 
 
 def _hard_axiom(game: Game, seed: int | None, name: str) -> AxiomSearchAgent:
@@ -334,8 +334,9 @@ def _hard_axiom(game: Game, seed: int | None, name: str) -> AxiomSearchAgent:
 
 def _book_axiom(game: Game, seed: int | None) -> Agent:
     """``axiom-hard-book``: the hard level answering from the second player's opening book
-    (``agents/axiom_book.py``). Tried as hard itself and not adopted: against the classical
-    engine it won 33 of 40 where hard without it won 34 (docs/agents.md); kept to reproduce."""
+    (``agents/axiom_book.py``). Tried as hard itself and not adopted: it won no more games
+    against the classical engine than hard without it (docs/decisions/010-axiom-search.md);
+    kept to reproduce."""
     agent = _hard_axiom(game, seed, "axiom-hard-book")
     agent.book = True
     return agent
@@ -358,8 +359,8 @@ def _classic_axiom(game: Game, seed: int | None) -> Agent:
     """A classical alpha-beta Axiom engine: negamax deepened on the clock with a transposition
     table, killer and history ordering, and the plain evaluation (cubes and a little mobility),
     given :data:`CLASSIC_TIME_FACTOR` times ``hard``'s seconds a move and no node cap. The arena
-    agent ``axiom-classic`` stands in for the issue's external check (an alpha-beta engine
-    given three times hard's time), which this project does not have."""
+    agent ``axiom-classic`` stands in for an external alpha-beta engine given three times
+    hard's time, which this project does not have."""
     if game.spec.name != "axiom":
         raise ValueError(f"axiom-classic plays Axiom only, not {game.game_string}")
     seconds = CLASSIC_TIME_FACTOR * level_spec(game, "hard").time_limit
