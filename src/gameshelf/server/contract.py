@@ -291,6 +291,7 @@ class WaitingGame(BaseModel):
     game: str
     seat: int
     plies: int
+    decisions: int = Field(default=0, description="the players' moves among the plies (no chance)")
     clock: Literal["realtime", "correspondence"] | None
     deadline: str | None = Field(description="when the seat's time for this move runs out")
     opponents: list[str] = Field(
@@ -625,6 +626,7 @@ class StateFrame(BaseModel):
     status: Literal["open", "running", "finished", "broken"]
     to_move: int = Field(description=TO_MOVE)
     plies: int
+    decisions: int = Field(default=0, description="the players' moves among the plies (no chance)")
     public: View
     seats: dict[str, SeatState]
     result: list[float] | None

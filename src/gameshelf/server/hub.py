@@ -132,6 +132,11 @@ class Runtime:
         player: int = self.state.current_player()
         return player
 
+    @property
+    def decisions(self) -> int:
+        """The players' moves played so far (the plies less chance's: deals, rolls)."""
+        return sum(1 for mover in self.movers if mover >= 0)
+
     def seat_of_token(self, token: str) -> int | None:
         """The seat whose token this is, or None."""
         for seat in self.seats:
@@ -798,6 +803,7 @@ class Hub:
             "status": runtime.status,
             "to_move": to_move,
             "plies": len(runtime.movers),
+            "decisions": runtime.decisions,
             "public": self._view(runtime, None),
             "seats": seats,
             "result": state.returns() if state.is_terminal() else None,

@@ -1392,6 +1392,12 @@ export interface components {
             ack: (string | number) | null;
             /** @default null */
             clock: components["schemas"]["ClockInfo"] | null;
+            /**
+             * Decisions
+             * @description the players' moves among the plies (no chance)
+             * @default 0
+             */
+            decisions: number;
             /** Game */
             game: string;
             /** @default null */
@@ -1534,6 +1540,12 @@ export interface components {
              * @description when the seat's time for this move runs out
              */
             deadline: string | null;
+            /**
+             * Decisions
+             * @description the players' moves among the plies (no chance)
+             * @default 0
+             */
+            decisions: number;
             /** Game */
             game: string;
             /** Match */

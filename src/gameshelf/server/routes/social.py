@@ -50,6 +50,7 @@ async def waiting(
                 game=runtime.display,
                 seat=seat,
                 plies=len(runtime.movers),
+                decisions=runtime.decisions,
                 clock=None if clock is None else clock.control.mode,
                 deadline=None if deadline is None else deadline.isoformat(),
                 opponents=[
