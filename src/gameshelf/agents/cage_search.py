@@ -598,9 +598,8 @@ def _repeats(state: State) -> bool:
 
 THREAT_MOVES = 5
 """How many of its own moves a chain of threats may take (the attacker's last one completing
-the line): nine plies. In 11 games that the alpha-beta (with late-move reductions) lost to
-OpenSpiel's MCTS, it had played a move allowing the opponent a chain of at most five moves
-while another move allowed none in 6; of at most three moves, in 2."""
+the line): nine plies. Five reaches the chains that decided the games the alpha-beta lost to
+OpenSpiel's MCTS; three missed most of them."""
 OWN_CHAIN_SHARE = 0.05
 """Share of the move's budget for the mover's own chain of threats (before the alpha-beta)."""
 CHECK_SHARE = 0.05
