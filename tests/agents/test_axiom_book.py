@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from tools.axiom_book import build, main
 
 from gameshelf.agents.axiom_book import book_key, book_move, load_book
-from gameshelf.agents.axiom_book_build import build
 from gameshelf.agents.axiom_search import AxiomSearchAgent
 from gameshelf.agents.base import make_agent
 from gameshelf.agents.levels import build_level
@@ -171,3 +171,15 @@ def test_build_searches_a_half_per_seat() -> None:
     answers = build(seconds=0.05, replies=2, plies=2, jobs=1, seats=(1,))
     assert answers["seats"] == [1] and len(answers["positions"]) == 2
     assert book_key(start) not in answers["positions"]
+
+
+@pytest.mark.parametrize("seats", ["2", "0,x", "", "1,"])
+def test_the_tool_refuses_seats_it_cannot_play_before_any_search(
+    seats: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "book.json"
+    with pytest.raises(SystemExit) as stop:
+        main(["--seats", seats, "--out", str(out)])
+    assert stop.value.code == 2
+    assert f"--seats must name seats 0 and/or 1, got {seats!r}" in capsys.readouterr().err
+    assert not out.exists()

@@ -9,13 +9,13 @@ times hard's budget). The arena agent ``axiom-hard-book`` is hard with the book;
 not use it: against the classical engine it won no more games than hard alone
 (docs/decisions/010-axiom-search.md, "An opening book for the second player").
 
-The tree (built by :mod:`.axiom_book_build`) has one half per seat the book plays (the shipped
-book: the second player's, :data:`BOOK_SEATS`): where the book's side moves, only its best move
-is followed; where the other side moves, its ``replies`` best moves are. Positions are keyed by
-the side to move and the absolute listing (a book move is a move of that very board); a move is
-stored as text and played only if it is legal there.
+The tree (built by the maintainers' tool ``tools/axiom_book.py``) has one half per seat the
+book plays (the shipped book: the second player's, :data:`BOOK_SEATS`): where the book's side
+moves, only its best move is followed; where the other side moves, its ``replies`` best moves
+are. Positions are keyed by the side to move and the absolute listing (a book move is a move of
+that very board); a move is stored as text and played only if it is legal there.
 
-Rebuild with ``scripts/axiom_book.py`` (minutes on two cores); the searches run on the clock,
+Rebuild with ``python -m tools.axiom_book`` (minutes on two cores); the searches run on the clock,
 so a rebuild may differ where two moves score alike.
 """
 
