@@ -3,7 +3,7 @@
 The rules page asks that the reconstructed point values put the strongest bot in the *Slayer*
 band (111-150) and that every bot level's and a naive greedy player's averages be recorded (the
 greedy player's band is not a target). These reference policies sit beside the project's bots
-(``scripts/axia_calibration.py`` measures both): ``greedy`` takes the move
+(the maintainers' tool ``tools/axia_calibration.py`` measures both): ``greedy`` takes the move
 with the best immediate score (ties at random); ``planner`` scores moves with the look-ahead
 :func:`heuristic` (Scoring cards weighted by how close their lines are to activation, wounds,
 items kept), which the AXIA evaluator of :mod:`gameshelf.agents.evaluators` uses too.

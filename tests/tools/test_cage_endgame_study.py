@@ -1,19 +1,17 @@
-"""The exact Cage endgame solver of ``scripts/cage_endgame_study.py`` (docs/decisions/007: how
-the four-player end phase was measured): it must call a zugzwang a draw by the last drop, and find
-the other players' lines that every twist hands them."""
+"""The exact Cage endgame solver of ``tools/cage_endgame_study.py`` (docs/decisions/007: how
+the four-player end phase was measured): it must call a zugzwang a draw by the last drop, and
+find the other players' lines that every twist hands them."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
+
+import pytest
 
 import gameshelf
 from gameshelf.games.cage import CageState
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "cage_endgame_study.py"
+from tools import cage_endgame_study
 
 # An arena game (openspiel-mcts, medium, greedy, hard): the other three have dropped all their
 # cubies, hard (orange, seat 3) holds the last one; at ply 31 every twist or flip of hard's
@@ -25,15 +23,6 @@ GAME = (
 ZUGZWANG = "WOW/Y/YWY/R/ROY/-/OWR/R W0Y0R0O1 3 F 31 *"
 
 
-def _study() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cage_endgame_study", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks itself up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def _position(text: str) -> CageState:
     state = gameshelf.load("cage(players=4)").state_from_position(text)
     assert isinstance(state, CageState)
@@ -41,10 +30,9 @@ def _position(text: str) -> CageState:
 
 
 def test_a_zugzwang_is_a_draw_and_every_twist_a_line_for_white() -> None:
-    study = _study()
     state = _position(ZUGZWANG)
-    assert study.endgame_applies(state)
-    solution = study.solve_endgame(state, me=3)
+    assert cage_endgame_study.endgame_applies(state)
+    solution = cage_endgame_study.solve_endgame(state, me=3)
     assert solution is not None
     assert solution.value(state) == (0.0, 0.0, 0.0, 0.0)  # the drop: the last cubie, no line
     assert solution.plies(state) == 1
@@ -63,8 +51,7 @@ def test_a_zugzwang_is_a_draw_and_every_twist_a_line_for_white() -> None:
 
 
 def test_a_graph_above_the_cap_is_not_solved() -> None:
-    study = _study()
-    assert study.solve_endgame(_position(ZUGZWANG), me=3, max_states=50) is None
+    assert cage_endgame_study.solve_endgame(_position(ZUGZWANG), me=3, max_states=50) is None
 
 
 def test_the_study_counts_the_end_phase_of_a_record(tmp_path: Path) -> None:
@@ -84,10 +71,19 @@ def test_the_study_counts_the_end_phase_of_a_record(tmp_path: Path) -> None:
         "result": [0.0] * 4,
     }
     (tmp_path / "game-0000.json").write_text(json.dumps(record))
-    tally = _study().study(tmp_path)
+    tally = cage_endgame_study.study(tmp_path)
     assert tally[("end phases", "solved")] == 1
     # the phase starts at ply 16, after hard's third drop: 16 moves, 4 of them hard's
     assert tally[("hard", "drawn")] == 4
     counted = [entry for entry in tally if len(entry) == 2 and entry[0] != "end phases"]
     assert sum(tally[entry] for entry in counted) == 16
     assert {entry[1] for entry in counted} == {"drawn"}  # drawn from its first position on
+
+
+def test_the_tool_names_a_records_folder_that_is_not_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cage_endgame_study.main([str(tmp_path / "none")])
+    assert stop.value.code == 2
+    assert f"records: {tmp_path / 'none'} is not a folder" in capsys.readouterr().err

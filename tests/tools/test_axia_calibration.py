@@ -1,45 +1,34 @@
-"""The solo calibration script (`scripts/axia_calibration.py`): its table and its errors."""
+"""The solo calibration tool (`python -m tools.axia_calibration`): its table and its errors."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from statistics import mean
-from types import ModuleType
 
 import pytest
 
 from gameshelf.core.errors import GameshelfError
+from tools import axia_calibration
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _script() -> ModuleType:
-    path = ROOT / "scripts/axia_calibration.py"
-    spec = importlib.util.spec_from_file_location("axia_calibration", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["axia_calibration"] = module
-    spec.loader.exec_module(module)
-    return module
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_table_reports_the_mean_of_the_games_played(capsys: pytest.CaptureFixture[str]) -> None:
-    script = _script()
-    assert script.main(["--games", "2", "--policies", "greedy,easy", "--seed", "7"]) == 0
+    assert axia_calibration.main(["--games", "2", "--policies", "greedy,easy", "--seed", "7"]) == 0
     table = capsys.readouterr().out.splitlines()
     rows = {line.split("|")[1].strip(): line for line in table[2:]}
     assert set(rows) == {"greedy", "easy"}
     for policy in ("greedy", "easy"):
-        totals = [script.play(policy, "axia(players=1)", seed)["total"] for seed in (7, 8)]
+        totals = [
+            axia_calibration.play(policy, "axia(players=1)", seed)["total"] for seed in (7, 8)
+        ]
         assert f"**{mean(totals):.1f}**" in rows[policy]
         assert rows[policy].split("|")[2].strip() == "2"
 
 
 def test_parts_add_up_to_the_total() -> None:
-    part = _script().play("greedy", "axia(players=1)", 3)
+    part = axia_calibration.play("greedy", "axia(players=1)", 3)
     assert part["total"] == part["cards"] + part["beasts"] + part["acolytes"] + part["items"]
     assert 0 <= part["active"] <= 6
 
@@ -50,7 +39,7 @@ def test_a_broken_card_file_is_refused_before_any_game(tmp_path: Path) -> None:
     broken = tmp_path / "cards.json"
     broken.write_text(json.dumps(data))
     with pytest.raises(GameshelfError, match=r"items\.count"):
-        _script().main(["--games", "1", "--policies", "greedy", "--cards", str(broken)])
+        axia_calibration.main(["--games", "1", "--policies", "greedy", "--cards", str(broken)])
 
 
 @pytest.mark.parametrize(
@@ -64,6 +53,6 @@ def test_bad_arguments_are_named(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as stop:
-        _script().main(argv)
+        axia_calibration.main(argv)
     assert stop.value.code == 2
     assert message in capsys.readouterr().err

@@ -14,7 +14,7 @@ solver knows no history: a forced line longer than the plies left is still calle
 
     .venv/bin/gameshelf arena 'cage(players=4)' --agents hard,openspiel-mcts,medium,greedy \
         --games 48 --jobs 2 --out /tmp/c4
-    .venv/bin/python scripts/cage_endgame_study.py /tmp/c4/records
+    .venv/bin/python -m tools.cage_endgame_study /tmp/c4/records
 
 prints, per agent, how often the position it had to move in was won for ``hard``, drawn or won
 for another player, and how often its move changed that.
@@ -22,7 +22,7 @@ for another player, and how often its move changed that.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from collections import Counter, deque
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -251,11 +251,18 @@ def _hand(state: CageState, player: int) -> list[int]:
     return [left if colour in own else 0 for colour, left in enumerate(state.left)]
 
 
-def main() -> None:
-    tally = study(Path(sys.argv[1]))
+def main(argv: list[str] | None = None) -> int:
+    """Study the records of one arena run and print the tally, a line per kind of move."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("records", type=Path, help="an arena run's records folder")
+    args = parser.parse_args(argv)
+    if not args.records.is_dir():
+        parser.error(f"records: {args.records} is not a folder")
+    tally = study(args.records)
     for entry, count in sorted(tally.items()):
         print(f"{' '.join(entry)}: {count}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

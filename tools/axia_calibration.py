@@ -1,6 +1,6 @@
 """Measure the AXIA solo calibration: mean final score per policy and its Slayer rank.
 
-    .venv/bin/python scripts/axia_calibration.py [--games 150] [--bot-games 40]
+    .venv/bin/python -m tools.axia_calibration [--games 150] [--bot-games 40]
         [--policies greedy,planner,easy,medium,hard] [--cards PATH] [--seed 1000]
 
 ``greedy`` and ``planner`` are the reference policies of ``gameshelf.agents.axia_policies``;
@@ -114,4 +114,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

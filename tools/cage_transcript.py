@@ -2,7 +2,7 @@
 against the random bot. The human's moves are typed by the greedy agent so the game is
 reproducible; everything else is exactly what `gameshelf play cage --seat 1=random` prints.
 
-    .venv/bin/python scripts/cage_transcript.py > /tmp/transcript.txt
+    .venv/bin/python -m tools.cage_transcript > /tmp/transcript.txt
 """
 
 from __future__ import annotations
