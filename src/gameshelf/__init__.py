@@ -22,8 +22,10 @@ from .core import (
     available_games,
     load,
 )
+from .core.version import package_version
 
-__version__ = "0.1.0"
+__version__ = package_version()
+"""This distribution's version, from its installed metadata (:mod:`gameshelf.core.version`)."""
 
 __all__ = [
     "CHANCE",
