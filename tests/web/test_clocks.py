@@ -67,6 +67,9 @@ def test_a_rated_real_time_game_flags_rates_and_is_rematched_with_seats_swapped(
     ben.open(f"{web_server.url}/play/{match}")
     ben.click('.take-seat[data-seat="1"]')
     probe = wait_turn(ada, -1)
+    # The match says what was agreed: rated, and its clock.
+    assert ben.find("#match-terms").get_attribute("data-rated") == "true"
+    assert [b.text for b in ben.finds("#match-terms .badge")] == ["rated", "9 s + 3 s a move"]
     first = _clock_ms(ada, 0)
     time.sleep(1.0)
     assert 0 < _clock_ms(ada, 0) < first - 500  # Black's clock ticks down in the browser
@@ -95,11 +98,14 @@ def test_a_rated_real_time_game_flags_rates_and_is_rematched_with_seats_swapped(
         assert abs(rating["mu"] - expected[index][0].mu) < 1e-9
         assert abs(rating["sigma"] - expected[index][0].sigma) < 1e-9
 
+    # The result names the players, not only the seats.
+    assert "Ada (black) ran out of time" in ben.text("#game-over #result-text")
+    # One click each: Ada offers, Ben accepts, and both pages move to the new match.
     ada.click("#rematch-button")
     ben.wait(lambda: "asks for a rematch" in ben.text("#rematch-status"), 20, "Ada's rematch wish")
+    assert ben.text("#rematch-button") == "Accept the rematch"
     ben.click("#rematch-button")
     for browser in (ada, ben):
-        browser.click("#rematch-go")
         browser.wait(lambda b=browser: match not in b.driver.current_url, what="the rematch")
     rematch = ada.driver.current_url.split("/play/")[1]
     players = api(web_server.url, f"/api/matches/{rematch}/players")

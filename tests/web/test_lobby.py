@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime, timedelta
@@ -39,7 +40,13 @@ def test_lobby_offers_only_the_bots_fit_for_the_game(
     assert agents_ready(browser) == "cage"
     cage = fit(base, "cage")
     assert [a["strength"] for a in cage] == sorted(a["strength"] for a in cage)
-    assert offered(browser) == [a["name"] for a in cage]  # weakest first, as the server says
+    # The seat menu offers the named levels, weakest first as the server says; the research
+    # variants ("(a trial)", fixed-budget twins, raw searches) wait behind one tick.
+    levels = [a["name"] for a in cage if a["level"]]
+    assert offered(browser) == levels
+    assert levels[0] == "random" and levels[-1] == "expert" and "alphabeta" not in levels
+    browser.click("#all-bots")
+    assert offered(browser) == [a["name"] for a in cage]
     assert "alphabeta" in offered(browser)
     chosen = str(browser.find("#seat-1").get_attribute("value"))[4:]
     summary = next(a["summary"] for a in cage if a["name"] == chosen)
@@ -127,3 +134,70 @@ def test_lobby_lists_results_from_1_and_idle_matches(
     with urllib.request.urlopen(base + "/", timeout=10) as response:
         policy = response.headers.get("content-security-policy", "")
     assert "script-src 'self'" in policy
+
+
+def test_join_takes_a_seat_in_one_click_and_the_lists_say_what_a_match_is(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    base = web_server.url
+    paula = browser_factory()
+    paula.open(base + "/")
+    agents_ready(paula)
+    paula.select("#game-select", "axiom")
+    agents_ready(paula)
+    paula.find("#player-name").send_keys("paula")
+    paula.select("#seat-0", "you")
+    paula.select("#seat-1", "open")
+    paula.select("#clock-mode", "correspondence")
+    paula.click("#create-button")
+    url: str = paula.wait(
+        lambda: paula.driver.current_url if "/play/" in paula.driver.current_url else None,
+        what="paula's match page",
+    )
+    match = url.split("/play/")[1].split("?")[0]
+    paula.find("#match-terms")
+    assert [b.text for b in paula.finds("#match-terms .badge")] == ["casual", "3 days a move"]
+
+    guest = browser_factory()
+    guest.open(base + "/")
+    item = f'#matches-open li[data-match="{match}"]'
+    listed = guest.find(item)
+    # The list says who set it up, who sits where, whether it is rated and its clock.
+    assert "by paula" in listed.text and "paula (Black) vs free seat (White)" in listed.text
+    assert [b.text for b in listed.find_elements("css selector", ".terms .badge")] == [
+        "casual",
+        "3 days a move",
+    ]
+    guest.click(f"{item} button[data-join]")  # the one click
+    guest.wait(lambda: f"/play/{match}" in guest.driver.current_url, what="the match page")
+    guest.wait(
+        lambda: guest.find('#seat-list li[data-seat="1"] .badge').text == "you",
+        what="the guest seated as White",
+    )
+    assert not guest.finds(".take-seat")  # no second click asked for
+    summary = api(base, f"/api/matches/{match}")
+    assert summary["status"] == "running" and all(s["taken"] for s in summary["seats"])
+    # paula's "Your move" box names her opponent and the move to play.
+    paula.open(base + "/")
+    waiting = paula.find(f'#waiting-list li[data-match="{match}"]')
+    assert "axiom vs player 2 · move 1" in waiting.text  # the guest gave no name
+    assert not paula.console_errors() and not guest.console_errors()
+
+
+def test_an_unknown_page_is_the_tables_not_found_page_and_the_api_keeps_json(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    base = web_server.url
+    browser = browser_factory()
+    browser.open(base + "/no/such/page")
+    assert "There is no page at /no/such/page" in browser.text("#not-found")
+    browser.click('#not-found a[href="/"]')
+    browser.find("#create-form")  # back in the lobby
+    request = urllib.request.Request(base + "/api/no-such-route", headers={"accept": "text/html"})
+    try:
+        urllib.request.urlopen(request, timeout=10)
+    except urllib.error.HTTPError as error:
+        assert error.code == 404
+        assert error.headers.get_content_type() == "application/json"
+    else:
+        raise AssertionError("an unknown API path answered")

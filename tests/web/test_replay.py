@@ -216,7 +216,7 @@ def _axia_picture(view: dict[str, Any], cards: dict[str, Any], viewer: int | Non
         return [bool(a) and player["scoring"][k] is not None for k, a in enumerate(given)]
 
     return {
-        "round": min(8, view["round"]),
+        "round": min(8, view["round"] + 1),  # people count rounds from 1, the view from 0
         "phase": view["phase"],
         "dice": [{k: d[k] for k in ("die", "value", "used_by")} for d in view["dice"]],
         "face_up": view["face_up"],

@@ -11,6 +11,8 @@ export type PlayerPage = Schemas["PlayerPage"];
 export type MatchPlayers = Schemas["MatchPlayers"];
 
 const CHANGED = "gameshelf:account";
+/** The account a claim offer waits on: kept until it is answered, across pages and reloads. */
+const CLAIM_OFFER_KEY = "gameshelf:claim-offer";
 
 let current: string | null = null;
 
@@ -110,6 +112,8 @@ export function mountAccount(header: HTMLElement): void {
   void accountApi.me().then(
     (me) => {
       if (changes === asked) setCurrent(me.name ?? null);
+      // An offer left unanswered (the page was left right after registering) comes back.
+      if (current !== null && localStorage.getItem(CLAIM_OFFER_KEY) === current) offerClaim();
     },
     () => undefined, // the server is away: stay a guest until it answers
   );
@@ -175,10 +179,14 @@ function openForm(mode: "login" | "register"): void {
   });
 }
 
-/** After a log-in: offer to attach this browser's guest seats to the account. */
+/** After a log-in: offer to attach this browser's guest seats to the account. The offer sits
+ *  under the header, outside the page's content, so moving to another page keeps it; it is
+ *  remembered until answered. */
 function offerClaim(): void {
   const seats = storedSeats();
   if (!seats.length || current === null) return;
+  localStorage.setItem(CLAIM_OFFER_KEY, current);
+  const answered = () => localStorage.removeItem(CLAIM_OFFER_KEY);
   const matches = new Set(seats.map((s) => s.match)).size;
   const yes = el("button", { type: "button", class: "primary", id: "claim-yes", text: "Attach them" });
   const no = el("button", { type: "button", id: "claim-no", text: "Not now" });
@@ -195,10 +203,23 @@ function offerClaim(): void {
     note,
   );
   document.getElementById("claim-prompt")?.remove();
-  (document.getElementById("main") ?? document.body).prepend(prompt);
-  no.addEventListener("click", () => prompt.remove());
+  const main = document.getElementById("main");
+  if (main) main.before(prompt);
+  else document.body.prepend(prompt);
+  no.addEventListener("click", () => {
+    answered();
+    prompt.remove();
+  });
+  // A log-out leaves the offer for the account that was offered it.
+  const stop = onAccountChange((name) => {
+    if (name !== localStorage.getItem(CLAIM_OFFER_KEY)) {
+      stop();
+      prompt.remove();
+    }
+  });
   yes.addEventListener("click", async () => {
     yes.setAttribute("disabled", "");
+    answered();
     const count = await claimGuestSeats(seats);
     note.textContent = `${count} seat${count === 1 ? "" : "s"} attached to ${current}.`;
     no.textContent = "Close";

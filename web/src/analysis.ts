@@ -62,6 +62,16 @@ export function valueWords(move: AnalysedMove): string {
   return move.solved ?? `${Math.round(100 * move.value)}%`;
 }
 
+/** What a percentage means, for a tooltip beside it. */
+export const VALUE_MEANING =
+  "The search's estimate of the share of the points the player to move can expect from here: 100% a sure win, 50% even, 0% a sure loss.";
+
+/** A hint's value for the player who asked: "a proven win for you", "77% expected score for you". */
+export function hintValueWords(move: AnalysedMove): string {
+  if (move.solved) return `a proven ${move.solved} for you`;
+  return `${Math.round(100 * move.value)}% expected score for you`;
+}
+
 export interface AnalysisPanel {
   element: HTMLElement;
   /** Ask the server for the analysis (seat: whose decisions, for hidden-card games). */
@@ -161,7 +171,7 @@ export function createAnalysisPanel(players: number, frames: number, onSelect: (
     best.append(
       "Best move here: ",
       el("strong", { class: "best", text: top.move }),
-      ` (${valueWords(top)})`,
+      el("span", { class: "value", title: VALUE_MEANING, text: ` (${valueWords(top)} for the player to move)` }),
       top.pv.length > 1 ? el("span", { class: "muted pv", text: ` — line: ${top.pv.join(" ")}` }) : "",
     );
     if (found.label && found.loss !== null) {
@@ -235,7 +245,7 @@ export interface HintControl {
 
 /** The "Hint" button: asks the server for the best move of the seat to move; the answer is shown
  *  beside it, its move button is marked and the board draws it, until the position changes. */
-export function createHintControl(onHint: () => void): HintControl {
+export function createHintControl(onHint: () => void, describe: (move: string) => string | null = () => null): HintControl {
   ensureStyles();
   const button = el("button", { type: "button", id: "hint", text: "Hint", title: "Ask the server's search for a good move (games against bots)" });
   const output = el("span", { id: "hint-text", class: "hint-text", "aria-live": "polite" });
@@ -251,7 +261,9 @@ export function createHintControl(onHint: () => void): HintControl {
       const hint = await fetchHint(matchId, token);
       if (last.version !== version) return; // the position moved on meanwhile
       shown = { version, move: hint.best.move };
-      output.textContent = `try ${hint.best.move} (${valueWords(hint.best)})`;
+      const words = describe(hint.best.move);
+      output.textContent = `try ${hint.best.move}${words ? ` — ${words}` : ""} (${hintValueWords(hint.best)})`;
+      output.title = VALUE_MEANING;
       output.setAttribute("data-move", hint.best.move);
       onHint();
     } catch (error) {

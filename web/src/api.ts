@@ -29,11 +29,13 @@ export function normaliseAgents(raw: unknown): AgentInfo[] {
   if (!Array.isArray(raw)) return [];
   const out: AgentInfo[] = raw.map((item, i) =>
     typeof item === "string"
-      ? { name: item, strength: i, summary: "" }
+      ? { name: item, strength: i, summary: "", level: true }
       : {
           name: String((item as AgentInfo).name),
           strength: Number((item as AgentInfo).strength ?? i),
           summary: String((item as AgentInfo).summary ?? ""),
+          // an older server does not say which are the named levels: offer every bot
+          level: (item as Partial<AgentInfo>).level ?? true,
         },
   );
   return out.sort((a, b) => a.strength - b.strength || a.name.localeCompare(b.name));

@@ -290,7 +290,7 @@ export function createAxiaBoard(): Board {
     const head = el(
       "div",
       { class: "axia-head" },
-      el("span", { class: "pill", text: `Round ${Math.min(8, view.round)} of 8` }),
+      el("span", { class: "pill", text: `Round ${Math.min(8, view.round + 1)} of 8` }), // the view counts rounds from 0
       el("span", { class: "pill", text: `Phase: ${view.phase}` }),
       el("span", { class: "pill", text: `Starting Slayer: player ${view.starting_slayer + 1}` }),
       view.effect

@@ -26,6 +26,8 @@ export interface ChatPanel {
   setSeats: (held: number[], labels: string[]) => void;
   /** Send the stored mutes again and forget the log (a new connection brings the history). */
   reconnected: () => void;
+  /** In a replay the log stays readable but nothing can be written. */
+  setReplay: (replay: boolean) => void;
 }
 
 /** The chat box: log, input and a mute switch per other seat. Spectators see it only when the
@@ -40,6 +42,7 @@ export function createChatPanel(matchId: string, send: (payload: Record<string, 
   let muted = storedMutes(matchId);
   let labels: string[] = [];
   let mine: number[] = [];
+  let replaying = false;
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -84,13 +87,17 @@ export function createChatPanel(matchId: string, send: (payload: Record<string, 
     setSeats(held, seatLabels) {
       mine = held;
       labels = seatLabels;
-      form.hidden = !held.length;
+      form.hidden = !held.length || replaying;
       if (held.length) element.hidden = false;
       renderMutes();
     },
     reconnected() {
       log.replaceChildren();
       if (muted.length) send({ type: "mute", seats: muted });
+    },
+    setReplay(replay) {
+      replaying = replay;
+      form.hidden = !mine.length || replay;
     },
   };
 }
@@ -141,10 +148,12 @@ export function createRematchControl(
       const others = frame.offers.filter((s) => !held.includes(s));
       asked = asked || mine.length > 0;
       button.disabled = asked && mine.length > 0;
+      // The other side asked: the same button accepts (one click), and the page moves on.
+      button.textContent = others.length && !mine.length ? "Accept the rematch" : "Rematch (seats swapped)";
       status.textContent = others.length
         ? asked
           ? "Both asked: starting…"
-          : "Your opponent asks for a rematch."
+          : "Your opponent asks for a rematch: accept it to start at once."
         : mine.length
           ? "Waiting for the other player to accept…"
           : "";

@@ -19,6 +19,20 @@ export function clockWords(ms: number): string {
   return `${minutes}:${String(Math.floor(seconds)).padStart(2, "0")}`;
 }
 
+type TimeControl = components["schemas"]["TimeControlInfo"];
+
+/** "5 min + 3 s a move", "3 days a move": a time control in words (a clock's own fields too). */
+export function timeControlWords(control: TimeControl | null | undefined): string {
+  if (!control) return "no clock";
+  if (control.mode === "correspondence") {
+    const days = control.per_move_ms / 86_400_000;
+    return `${days === 1 ? "1 day" : `${+days.toFixed(1)} days`} a move`;
+  }
+  const bank = control.initial_ms < 60_000 ? `${+(control.initial_ms / 1000).toFixed(1)} s` : `${+(control.initial_ms / 60_000).toFixed(1)} min`;
+  const increment = +(control.increment_ms / 1000).toFixed(1);
+  return `${bank}${increment ? ` + ${increment} s a move` : ""}`;
+}
+
 /** The lobby's "Clock" field: none, real-time (minutes + increment) or correspondence (days). */
 export function createClockChooser(): { field: HTMLElement; extra: () => Record<string, unknown> } {
   const mode = el("select", { id: "clock-mode", name: "clock-mode" });
@@ -143,13 +157,24 @@ const NOTIFIED_KEY = "gameshelf:notified";
  * it with the button (never asked on load), a notification tells of a game newly waiting.
  */
 export function createWaitingList(baseTitle: string): { element: HTMLElement; refresh: () => Promise<void>; dispose: () => void } {
+  // A compact, scrolling list: however many games wait, the match lists stay in view.
   const list = el("ul", { class: "matches waiting-list", id: "waiting-list" });
   const notify = el("button", { type: "button", id: "notify-button", text: "Notify me when it is my move" });
+  const notifyNote = el("small", { class: "muted", id: "notify-note", role: "status" });
   const element = el("section", { class: "card waiting", id: "waiting", "aria-labelledby": "waiting-title" }, el("h2", { id: "waiting-title", text: "Your move" }), list);
-  if ("Notification" in window && Notification.permission !== "granted") element.append(notify);
+  if ("Notification" in window && Notification.permission !== "granted") element.append(el("div", { class: "inline notify" }, notify, notifyNote));
   notify.addEventListener("click", () => {
     void Notification.requestPermission().then((answer) => {
-      if (answer === "granted") notify.remove();
+      notifyNote.setAttribute("data-permission", answer);
+      if (answer === "granted") {
+        notify.remove();
+        notifyNote.textContent = "You will be told when a game waits for you (while this tab is open).";
+      } else {
+        notifyNote.textContent =
+          answer === "denied"
+            ? "The browser refused notifications for this site: allow them in the site settings to be told."
+            : "No answer from the browser: notifications stay off.";
+      }
     });
   });
   let known = new Set<string>(JSON.parse(sessionStorage.getItem(NOTIFIED_KEY) ?? "[]") as string[]);
@@ -169,7 +194,7 @@ export function createWaitingList(baseTitle: string): { element: HTMLElement; re
         el(
           "li",
           { "data-match": game.match },
-          el("span", { class: "what" }, el("strong", { text: game.game }), ` · move ${game.plies + 1}${left}`),
+          el("span", { class: "what" }, el("strong", { text: game.game }), game.opponents?.length ? ` vs ${game.opponents.join(", ")}` : "", ` · move ${game.decisions + 1}${left}`),
           el("span", { class: "actions" }, el("a", { href: `/play/${game.match}`, "data-link": "", class: "button", text: "Play" })),
         ),
       );

@@ -1,12 +1,13 @@
 // The lobby: pick a game and its options, seat people and bots, create, share, join, watch.
 import { api, el, navigate, storeToken, playerName, setPlayerName, gameName, parseTime, agoWords, ApiError } from "./api";
 import type { AgentInfo, GameInfo, MatchListItem } from "./api";
-import { createClockChooser, createWaitingList } from "./clock";
+import { createClockChooser, createWaitingList, timeControlWords } from "./clock";
 import { ratedField } from "./account";
 
 /** Open and running matches idle longer than this are left out while the box is ticked. */
 export const IDLE_HIDE_SECONDS = 86400;
 const HIDE_IDLE_KEY = "gameshelf:hide-idle";
+const ALL_BOTS_KEY = "gameshelf:all-bots";
 
 const PLAIN_NAMES: Record<string, string> = {
   cage: "Rubik's Cage",
@@ -83,6 +84,15 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
   }
 
   const agentsNote = el("p", { class: "muted small", id: "agents-note" });
+  // The seat menu offers the named levels; the variants and trials stay one tick away (and in
+  // the arena and the terminal) for whoever compares bots.
+  const allBots = el("input", { type: "checkbox", id: "all-bots" });
+  allBots.checked = localStorage.getItem(ALL_BOTS_KEY) === "true";
+  const allBotsField = el("label", { class: "check small", for: "all-bots" }, allBots, " Show every bot (research variants and trials)");
+  allBots.addEventListener("change", () => {
+    localStorage.setItem(ALL_BOTS_KEY, String(allBots.checked));
+    renderSeats();
+  });
 
   /** Seats numbered from 1 for people (the protocol's seat index is one less). */
   function renderSeats(): void {
@@ -90,15 +100,16 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
     seatsBox.replaceChildren(el("legend", { text: "Seats" }));
     const n = seatCount();
     const game = current();
-    const names = agents.map((a) => a.name);
+    const shown = agents.filter((a) => a.level || allBots.checked);
+    const names = shown.map((a) => a.name);
     const fallback = names.includes("greedy") ? "bot:greedy" : names.length ? `bot:${names[0]}` : "open";
     for (let i = 0; i < n; i++) {
       const select = el("select", { id: `seat-${i}`, "data-seat": String(i) });
       select.append(el("option", { value: "you", text: "You (this browser)" }));
       select.append(el("option", { value: "open", text: "Another player (share a link)" }));
-      if (agents.length) {
+      if (shown.length) {
         const group = el("optgroup", { label: "Bots, weakest first" });
-        for (const agent of agents) {
+        for (const agent of shown) {
           const option = el("option", { value: `bot:${agent.name}`, "data-strength": String(agent.strength), text: `Bot: ${agent.name}${agent.summary ? ` — ${agent.summary}` : ""}` });
           option.title = agent.summary;
           group.append(option);
@@ -118,7 +129,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
       const label = game.name === "axiom" ? (i === 0 ? "Black (moves first)" : "White") : `Player ${i + 1}${i === 0 ? " (moves first)" : ""}`;
       seatsBox.append(el("div", { class: "row" }, el("label", { for: `seat-${i}`, text: label }), select), help);
     }
-    seatsBox.append(agentsNote);
+    seatsBox.append(allBotsField, agentsNote);
   }
 
   // The bots offered are those the server says can play this game string (options included).
@@ -301,11 +312,39 @@ function idleSeconds(match: MatchListItem): number {
   return updated ? Math.max(0, (Date.now() - updated.getTime()) / 1000) : 0;
 }
 
-function seatWords(match: MatchListItem): string {
-  if (!match.seats) return "";
+/** A seat's role as people say it: Black/White in Axiom, else "player N" (counted from 1). */
+function roleWords(name: string, seat: number): string {
+  if (name === "axiom") return seat === 0 ? "Black" : "White";
+  return `player ${seat + 1}`;
+}
+
+/** "paula (Black) vs free seat (White)": who sits where. */
+function seatWords(match: MatchListItem, name: string): string {
+  if (!match.seats?.length) return "";
   return match.seats
-    .map((s) => (s.kind === "bot" ? `bot ${s.agent ?? s.name ?? ""}` : s.taken ? s.name || "player" : "free seat"))
-    .join(" · ");
+    .map((s) => `${s.kind === "bot" ? `bot ${s.agent ?? s.name ?? ""}` : s.taken ? s.name || "a guest" : "free seat"} (${roleWords(name, s.seat)})`)
+    .join(" vs ");
+}
+
+/** Who set up an open match: the people already seated in it (the lobby seats its creator). */
+function hostWords(match: MatchListItem): string {
+  const seated = (match.seats ?? []).filter((s) => s.kind === "human" && s.taken).map((s) => s.name || "a guest");
+  return seated.length ? `by ${seated.join(" & ")}` : "";
+}
+
+/** Take a free seat of an open match and go to it: Join is one click, not watch-then-take. */
+async function joinAndPlay(match: MatchListItem, button: HTMLButtonElement, note: HTMLElement): Promise<void> {
+  button.disabled = true;
+  note.textContent = "";
+  try {
+    const joined = await api.join(match.id, null, playerName() || null);
+    storeToken(match.id, joined.seat, joined.token);
+    navigate(`/play/${match.id}`);
+  } catch (error) {
+    note.textContent = `Could not join: ${error instanceof Error ? error.message : String(error)}`;
+    if (error instanceof ApiError) note.setAttribute("data-code", error.code);
+    button.disabled = false;
+  }
 }
 
 function matchTable(matches: MatchListItem[], status: string, games: GameInfo[]): HTMLElement {
@@ -314,11 +353,18 @@ function matchTable(matches: MatchListItem[], status: string, games: GameInfo[])
     const name = gameName(match.game, games.map((g) => g.name), match.name);
     const title = games.find((g) => g.name === name)?.title || PLAIN_NAMES[name] || match.game;
     const actions = el("span", { class: "actions" });
+    const note = el("small", { class: "error join-error", role: "alert" });
     const open = (label: string, path: string) => {
       const a = el("a", { href: path, "data-link": "", class: "button", text: label });
       actions.append(a);
     };
-    if (status === "open") open("Join", `/play/${match.id}`);
+    const free = (match.seats ?? []).some((s) => s.kind === "human" && !s.taken);
+    if (status === "open" && free) {
+      const join = el("button", { type: "button", class: "primary join", "data-join": match.id, text: "Join" });
+      join.title = "Take a free seat and play";
+      join.addEventListener("click", () => void joinAndPlay(match, join, note));
+      actions.append(join);
+    }
     if (status !== "finished") open("Watch", `/play/${match.id}?watch=1`);
     else open("Replay", `/play/${match.id}?replay=1`);
     // The server's own words for the result (seats counted from 1; a solo game's score and
@@ -337,17 +383,24 @@ function matchTable(matches: MatchListItem[], status: string, games: GameInfo[])
     const created = parseTime(match.created);
     const updated = parseTime(match.updated ?? null);
     const idle = status !== "finished" && updated ? `idle ${agoWords(new Date(Date.now() - idleSeconds(match) * 1000))}` : "";
+    const terms = el(
+      "span",
+      { class: "terms" },
+      el("span", { class: `badge ${match.rated ? "rated" : "casual"}`, text: match.rated ? "rated" : "casual" }),
+      el("span", { class: "badge clock-words", text: timeControlWords(match.time_control) }),
+    );
     const item = el(
       "li",
-      { "data-match": match.id },
-      el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== name ? match.game : ""} `),
+      { "data-match": match.id, "data-rated": String(!!match.rated) },
+      el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== name ? match.game : ""} `, terms),
       el("span", {
         class: "who muted",
-        text: [seatWords(match), match.plies !== undefined ? `${match.plies} moves` : "", created ? created.toLocaleString() : "", idle]
+        text: [seatWords(match, name), status === "open" ? hostWords(match) : "", created ? created.toLocaleString() : "", idle]
           .filter(Boolean)
           .join(" · ") + result,
       }),
       actions,
+      note,
     );
     if (updated) item.setAttribute("data-idle", String(Math.round(idleSeconds(match))));
     if (result) item.setAttribute("data-result", result.slice(3));

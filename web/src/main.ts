@@ -4,6 +4,7 @@ import { renderLobby } from "./lobby";
 import { renderMatch } from "./match";
 import { mountAccount } from "./account";
 import { renderPlayer } from "./player";
+import { el } from "./api";
 
 const root = document.getElementById("main") as HTMLElement;
 let cleanup: (() => void) | null = null;
@@ -21,9 +22,25 @@ async function route(): Promise<void> {
     else cleanup = stop;
   } else if (/^\/players\/[^/]+\/?$/.test(location.pathname)) {
     await renderPlayer(root, decodeURIComponent(location.pathname.split("/")[2]));
-  } else {
+  } else if (location.pathname === "/" || location.pathname === "/index.html") {
     await renderLobby(root);
+  } else {
+    renderNotFound();
   }
+}
+
+/** A page the table does not have (the server answered 404 with this page): say so, with a way back. */
+function renderNotFound(): void {
+  document.title = "gameshelf — page not found";
+  root.replaceChildren(
+    el(
+      "section",
+      { class: "card not-found", id: "not-found" },
+      el("h1", { text: "Page not found" }),
+      el("p", { text: `There is no page at ${location.pathname}. Matches live under /play/…, players under /players/….` }),
+      el("a", { href: "/", "data-link": "", class: "button primary", text: "Back to the lobby" }),
+    ),
+  );
 }
 
 // Internal links (marked data-link) change the route without reloading the page.

@@ -9,9 +9,11 @@ import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
 import { createAnalysisPanel, createHintControl } from "./analysis";
 import type { AnalysisPanel } from "./analysis";
-import { createClockPanel } from "./clock";
+import { createClockPanel, timeControlWords } from "./clock";
 import { createChatPanel, createRematchControl } from "./chat";
 import { createResignControl } from "./resign";
+import { icon } from "./icons";
+import type { IconName } from "./icons";
 
 const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
 
@@ -92,7 +94,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   let recordAsked = false;
   const board = createBoard(name);
   // The analysis board (docs/analysis.md): a hint against bots; after the game, the analysis.
-  const hint = createHintControl(() => renderAll());
+  const hint = createHintControl(() => renderAll(), (move) => moveWords(name, move));
   // Clocks, chat and rematch (docs/server.md): the server keeps the time; these only draw it.
   const clockPanel = createClockPanel((seat) => seatLabel(name, seat));
   const chat = createChatPanel(matchId, (payload) => send(payload));
@@ -134,13 +136,21 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   const moveList = el("ol", { class: "move-list", id: "move-list", "aria-label": "Moves played" });
   const share = el("div", { class: "share", id: "share" });
   const replayBox = el("section", { class: "replay card", id: "replay", hidden: "" });
+  // What was agreed at creation: rated or casual, and the clock.
+  const terms = el(
+    "p",
+    { class: "terms", id: "match-terms", "data-rated": String(!!summary.rated) },
+    el("span", { class: `badge ${summary.rated ? "rated" : "casual"}`, text: summary.rated ? "rated" : "casual" }),
+    el("span", { class: "badge clock-words", text: timeControlWords(summary.clock) }),
+  );
   const over = el("div", { class: "game-over", id: "game-over", role: "dialog", "aria-modal": "false", "aria-labelledby": "game-over-title", hidden: "" });
 
+  const afterGame = el("div", { class: "after-game", id: "after-game" });
   const side = el(
     "aside",
     { class: "side" },
     clockPanel.element,
-    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton, resign.element, hint.element),
+    el("section", { class: "card" }, el("h2", { text: "Your move" }), message, legalBox, notationForm, undoButton, resign.element, hint.element, afterGame),
     el("section", { class: "card" }, el("h2", { text: "Moves" }), moveList),
     el("section", { class: "card" }, el("h2", { text: "Seats" }), seatsList, share),
     chat.element,
@@ -151,7 +161,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     el(
       "div",
       { class: "match", "data-game": name },
-      el("div", { class: "match-head" }, el("h1", { text: TITLES[name] ?? name }), el("code", { class: "game-string", text: game }), status),
+      el("div", { class: "match-head" }, el("h1", { text: TITLES[name] ?? name }), el("code", { class: "game-string", text: game }), terms, status),
       el("div", { class: "match-body" }, el("div", { class: "main-col" }, boardWrap, replayBox), side),
       over,
     ),
@@ -188,6 +198,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     if (!state || seat === null || busy || replay) return null;
     busy = true;
     message.textContent = "";
+    message.removeAttribute("data-code");
     legalBox.setAttribute("data-ready", "false");
     for (const b of legalBox.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
     const id = ++requestId;
@@ -264,7 +275,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       text = held.includes(s.to_move) ? `Your turn — ${named}` : `${named} to move`;
       if (held.length > 1 && held.includes(s.to_move)) text += " · hot-seat: pass the device";
     }
-    status.textContent = `${text} · move ${s.plies}`;
+    // Players' moves only: AXIA's deals and rolls are plies, not moves anyone made.
+    status.textContent = s.status === "finished" ? `${text} · ${s.decisions} moves` : `${text} · move ${s.decisions + 1}`;
     status.setAttribute("data-status", s.status);
   }
 
@@ -321,7 +333,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       ready,
       version: state?.version ?? -1,
     });
-    notationForm.hidden = !held.length;
+    notationForm.hidden = !held.length || !!replay;
+    undoButton.hidden = !held.length || !!replay;
+    chat.setReplay(!!replay);
   }
 
   /** After a game with hidden information the moves come from the record. */
@@ -414,17 +428,13 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   function renderOver(): void {
     if (!state || state.status !== "finished" || replay || overDismissed) {
       over.hidden = true;
+      // The rematch stays one click away once the dialog is closed.
+      if (state?.status === "finished" && !replay && rematch.element.parentElement !== afterGame) afterGame.replaceChildren(rematch.element);
       return;
     }
     over.hidden = false;
-    const results = el("ul", { class: "results" });
-    const returns = state.result ?? [];
-    const best = Math.max(...returns);
-    const allEqual = returns.every((r) => r === best);
-    returns.forEach((r, seat) => {
-      const word = returns.length === 1 ? "final" : allEqual ? "draw" : r === best ? "win" : "loss";
-      results.append(el("li", { text: `${seatLabel(name, seat)}${held.includes(seat) ? " (you)" : ""}: ${word} (${r})` }));
-    });
+    const results = el("ul", { class: "results", id: "results" });
+    for (const line of resultLines(state)) results.append(el("li", { text: line }));
     const replayButton = el("button", { type: "button", id: "open-replay", class: "primary", text: "Replay the game" });
     replayButton.addEventListener("click", () => void startReplay());
     const close = el("button", { type: "button", id: "close-over", text: "Look at the board" });
@@ -437,6 +447,35 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       el("div", { class: "game-over-box" }, el("h2", { id: "game-over-title", text: "Game over" }), el("p", { class: "result", id: "result-text", text: describeResult(state) }), results, el("div", { class: "inline" }, replayButton, close, lobby), rematch.element),
     );
     replayButton.focus();
+  }
+
+  /** Who sits in a seat, in words: "paula (Black)", "bot greedy (Player 2)", "Player 3". */
+  function seatWho(seat: number): string {
+    const info = summary.seats[seat];
+    const who = info?.kind === "bot" ? `bot ${info.agent ?? ""}` : info?.name ?? "";
+    const role = seatLabel(name, seat);
+    return `${who ? `${who} (${role})` : role}${held.includes(seat) ? " — you" : ""}`;
+  }
+
+  /**
+   * One line per seat for the game-over dialog. AXIA: the place and points from the final view's
+   * scores (its returns are a scale for programs); other games: win, draw or loss.
+   */
+  function resultLines(s: StateMessage): string[] {
+    const returns = s.result ?? [];
+    const players = (s.public as { players?: { score?: number | null }[] }).players;
+    const scores = name === "axia" ? players?.map((p) => p.score ?? null) : undefined;
+    if (scores && scores.every((x): x is number => typeof x === "number")) {
+      if (scores.length === 1) return [`${seatWho(0)}: ${scores[0]} points`];
+      return scores.map((points, seat) => {
+        const place = 1 + scores.filter((other) => other > points).length;
+        const shared = scores.filter((other) => other === points).length > 1 ? " (shared)" : "";
+        return `${seatWho(seat)}: ${ordinal(place)} place${shared}, ${points} points`;
+      });
+    }
+    const best = Math.max(...returns);
+    const allEqual = returns.every((r) => r === best);
+    return returns.map((r, seat) => `${seatWho(seat)}: ${returns.length === 1 ? `score ${r}` : allEqual ? "draw" : r === best ? "win" : "loss"}`);
   }
 
   function renderAll(): void {
@@ -473,8 +512,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const n = frames.length - 1;
     const range = el("input", { type: "range", id: "replay-range", min: "0", max: String(n), value: "0", "aria-label": "Move number" });
     const label = el("span", { id: "replay-ply", "aria-live": "polite" });
-    const button = (id: string, text: string, delta: number | "start" | "end") => {
-      const b = el("button", { type: "button", id, text });
+    // Icons drawn in SVG (symbol glyphs are missing from some fonts); the words name each button.
+    const button = (id: string, words: string, delta: number | "start" | "end", glyph: IconName, shown: boolean) => {
+      const b = el("button", { type: "button", id, "aria-label": words, title: words }, glyph === "next" ? null : icon(glyph), shown ? words : null, glyph === "next" ? icon(glyph) : null);
       b.addEventListener("click", () => {
         if (!replay) return;
         const target = delta === "start" ? 0 : delta === "end" ? n : replay.ply + delta;
@@ -505,7 +545,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     range.addEventListener("input", () => setReplayPly(Number(range.value)));
     replayBox.replaceChildren(
       el("h2", { text: "Replay" }),
-      el("div", { class: "inline scrub" }, button("replay-start", "⏮", "start"), button("replay-prev", "◀ Back", -1), range, button("replay-next", "Next ▶", 1), button("replay-end", "⏭", "end")),
+      el("div", { class: "inline scrub" }, button("replay-start", "Start", "start", "first", false), button("replay-prev", "Back", -1, "prev", true), range, button("replay-next", "Next", 1, "next", true), button("replay-end", "End", "end", "last", false)),
       label,
       ...(seats.length > 1 ? [el("label", { class: "inline muted", for: "replay-viewer" }, "Seen by ", viewer)] : []),
       exit,
@@ -592,6 +632,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         chat.receive(data.messages);
       } else if (data.type === "rematch") {
         rematch.news(data, held);
+        // Everyone agreed: go straight to the new match (one click per side in all).
+        if (data.next && held.length && !closed) navigate(`/play/${data.next}`);
       } else if (data.type === "state") {
         const previous = state;
         state = data;
@@ -617,7 +659,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
           notationInput.focus();
           notationInput.select();
         }
-        message.textContent = `${String(data.message)} (${String(data.code)})`;
+        // The sentence is for people; the code stays on the element for programs and tests.
+        message.textContent = String(data.message);
+        message.setAttribute("data-code", String(data.code));
         if (data.code === "state/stale-version") send({ type: "sync" });
         renderLegal();
         board.update(context());
@@ -670,4 +714,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
 
 export function goLobby(): void {
   navigate("/");
+}
+
+/** 1st, 2nd, 3rd, 4th. */
+function ordinal(n: number): string {
+  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
