@@ -15,13 +15,14 @@ has_games() {
   .venv/bin/python -c 'import sys; from importlib.metadata import entry_points as e
 sys.exit(not e(group="gameshelf.games"))' 2>/dev/null
 }
-# Axiom's optional mypyc accelerator, rebuilt when its sources changed (needs mypyc, which the
-# dev extra brings, and a C compiler; without them it says so and the engine stays pure Python).
-build_accel() {
-  bash scripts/build-accel.sh >&2 || true
+# The engine modules listed in pyproject.toml, compiled in place with mypyc when their sources
+# changed (needs mypyc, which the dev extra brings, and a C compiler; without them it says so in
+# one line and the engines stay pure Python). It exits non-zero only for a broken module list.
+compile_engines() {
+  .venv/bin/python scripts/compile-engines.py
 }
 if [ -x .venv/bin/gameshelf ] && [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ] && [ ! constraints.txt -nt "$stamp" ] && has_games; then
-  build_accel
+  compile_engines
   exit 0
 fi
 python=${PYTHON:-python3}
@@ -45,4 +46,4 @@ touch "$stamp"
 if [ "$extra" = dev ]; then
   touch .venv/.installed-server
 fi
-build_accel
+compile_engines

@@ -10,13 +10,16 @@ from fastapi.testclient import TestClient
 from gameshelf.server import create_app
 
 
-def test_without_a_build_the_index_explains_how_to_build(
+def test_without_a_build_the_index_says_how_to_get_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GAMESHELF_STATIC_DIR", str(tmp_path / "nothing"))
     with TestClient(create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_workers=0)) as client:
         page = client.get("/")
-        assert page.status_code == 200 and "scripts/start.sh" in page.text
+        assert page.status_code == 200
+        # An install has no scripts/: the page names what works there, then a checkout's way.
+        assert "pip install --force-reinstall" in page.text and ".whl[server]" in page.text
+        assert "scripts/start.sh" in page.text
 
 
 def test_the_built_table_is_served_for_its_pages_and_assets(
