@@ -66,6 +66,14 @@ echo "== ruff"
 .venv/bin/ruff format --check .  # the docs' Python examples included
 echo "== mypy"
 .venv/bin/mypy
+# What a user installs (sdist, pure and compiled wheels), tried outside the checkout; a run of
+# some tests only (pytest arguments given) leaves it out.
+if [ $# -eq 0 ]; then
+  echo "== package"
+  bash scripts/package-smoke.sh
+else
+  echo "== package: left out (pytest arguments given); scripts/package-smoke.sh runs it"
+fi
 echo "== pytest"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
