@@ -53,7 +53,7 @@ OUTSIDE_AGENTS = frozenset({"openspiel-mcts", "axiom-previous-hard", "axiom-clas
 
 @dataclass(frozen=True)
 class Run:
-    """One arena run of the page, with the issue's target for ``hard`` where it has one.
+    """One arena run of the page, with its target for ``hard`` where it has one.
 
     ``target``: the share of its games ``hard`` must win; ``band``: the range its mean score
     must fall in (solo AXIA); ``seating``: how a table of three or more is seated (``all`` turn
@@ -81,8 +81,8 @@ RUNS: tuple[Run, ...] = (
         "cage-2p-openspiel",
         "cage",
         ("hard", "openspiel-mcts"),
-        # 60, not 30: 30-game runs of hard (before and after the 2026-12-04 mends) read 22 to
-        # 26 wins (73-87%), too wide to tell its rate from the 80% target (docs/agents.md).
+        # Twice the games of the other two-player runs: half as many spread too widely to tell
+        # hard's rate from its target.
         60,
         "Cage, 2 players: hard vs OpenSpiel MCTSBot, equal time a move",
         target=0.80,
@@ -111,8 +111,8 @@ RUNS: tuple[Run, ...] = (
         "cage-4p",
         "cage(players=4)",
         ("hard", "openspiel-mcts", "medium", "greedy"),
-        # 48, not 24: 24-game runs of one version ranged from 9 to 17 wins (of the version
-        # before: 13 to 20; docs/agents.md), too wide to tell its rate from the 75% target.
+        # Two games per turn order and seat rather than one: runs of half the size spread too
+        # widely to tell hard's rate from its target.
         48,
         "Cage, 4 players: hard, OpenSpiel MCTSBot, medium and greedy, every seating",
         target=0.75,
@@ -143,8 +143,9 @@ RUNS: tuple[Run, ...] = (
         "axiom-classic",
         "axiom",
         ("hard", "axiom-classic"),
-        # 20 games take about 30 minutes on 2 cores (a game that neither side breaks through
-        # runs to the 300-ply cap at about 3 s a ply); 10 could not tell 60% from 80%.
+        # Few games because each is long (a game that neither side breaks through runs to the
+        # ply cap at the classical engine's pace); half as many could not tell the rate apart
+        # from the target.
         20,
         "Axiom: hard vs a classical alpha-beta given 3x hard's time a move",
         target=0.80,
@@ -383,7 +384,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         "titled 'seats rotated' still rotate one order), and saves its records, summary,",
         "table and chart under `build/strength/<run>/`. Levels are defined in",
         "`src/gameshelf/agents/levels.py` and described in `docs/agents.md`. Another",
-        "program (the issue's external Axiom engine) plays the same matches when seated by",
+        "program (an external Axiom engine, say) plays the same matches when seated by",
         '`gameshelf arena ... --engine NAME=COMMAND` (docs/agents.md, "External engines").',
         f"Measured on: {platform.machine()}, {platform.python_implementation()} "
         f"{platform.python_version()}, 2 games at a time on 2 cores.",
@@ -478,7 +479,7 @@ def command(slug: str) -> str:
 
 
 def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
-    """Every target of issue 19 as a row: the measured result, whether it is met, the command."""
+    """Every target of the page as a row: the measured result, whether it is met, the command."""
     out = ["## Targets", ""]
     out += ["| target | measured | met | reproduce |", "|---|---|---|---|"]
     for run, data in arenas:
