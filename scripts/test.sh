@@ -8,8 +8,9 @@
 #   with one line saying what to install;
 # - .venv with gameshelf[dev] (scripts/setup-venv.sh);
 # - the browser table, built from web/ with npm (scripts/build-web.sh; Node.js 20+);
-# - a throw-away PostgreSQL (scripts/postgres.sh): its URL goes to GAMESHELF_TEST_POSTGRES_URL
-#   so that the server suite runs on SQLite and on PostgreSQL (a URL already set is used).
+# - a throw-away PostgreSQL cluster of this run's own (scripts/postgres.sh; stopped when the run
+#   ends): its URL goes to GAMESHELF_TEST_POSTGRES_URL so that the server suite runs on SQLite
+#   and on PostgreSQL (a URL already set is used).
 # Arguments go to pytest, e.g. scripts/test.sh tests/cli -x. A skipped test fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,10 +27,7 @@ missing_packages() {
   [ -x "${GAMESHELF_CHROMEDRIVER:-/usr/bin/chromedriver}" ] || wanted+=(chromium-driver)
   [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || wanted+=(nginx)
   if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ]; then
-    if ! command -v pg_ctlcluster >/dev/null 2>&1 \
-      || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
-      wanted+=(postgresql)
-    fi
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || wanted+=(postgresql)
   fi
   echo "${wanted[*]}"
 }
@@ -49,14 +47,21 @@ if [ -n "$missing" ]; then
 fi
 command -v npm >/dev/null 2>&1 \
   || stop "npm not found: install Node.js 20 or newer (with npm) to build the browser table, then run again"
-if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ] && [ "$(id -u)" != 0 ]; then
-  stop "the server tests need PostgreSQL: run as root (scripts/postgres.sh starts one) or set GAMESHELF_TEST_POSTGRES_URL to an empty database of yours"
-fi
 
 bash scripts/setup-venv.sh dev
 bash scripts/build-web.sh
+# A private PostgreSQL cluster for this run alone, stopped and removed when the run ends,
+# however it ends (a URL already set is used as it is, and left alone).
+pg_dir=""
+stop_postgres() {
+  [ -z "$pg_dir" ] || bash scripts/postgres.sh stop "$pg_dir" || true
+}
+trap stop_postgres EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 if [ -z "${GAMESHELF_TEST_POSTGRES_URL:-}" ]; then
-  GAMESHELF_TEST_POSTGRES_URL=$(bash scripts/postgres.sh) \
+  pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/gameshelf-pg.XXXXXX")
+  GAMESHELF_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start "$pg_dir") \
     || stop "scripts/postgres.sh could not start PostgreSQL (see above)"
 fi
 export GAMESHELF_TEST_POSTGRES_URL
@@ -76,7 +81,7 @@ else
 fi
 echo "== pytest"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; stop_postgres' EXIT
 .venv/bin/python -m pytest -n auto -q "$@" 2>&1 | tee "$log"
 if tail -n 1 "$log" | grep -Eq '[0-9]+ (skipped|xfailed|xpassed)'; then
   stop "some tests did not run (see the summary above): everything must run here"
