@@ -120,9 +120,29 @@ def test_every_chance_event_is_printed_or_counted_as_hidden(
 
 
 def test_the_human_sees_their_own_hand_under_the_board(axia_game: tuple[Table, str]) -> None:
-    _, text = axia_game
-    assert re.search(r"^your offer: S\d\d S\d\d S\d\d S\d\d$", text, re.MULTILINE)
-    assert "your hand: " in text
+    table, text = axia_game
+    # Each card of the offer on its own line, with what it scores (from the public card data).
+    offer = re.search(r"^your offer:\n((?:  S\d\d: row: .+; column: .+\n){4})", text, re.MULTILINE)
+    assert offer is not None
+    game = table.game
+    first = offer.group(1).split(":")[0].strip()
+    card = next(c for c in game.cards.scoring if c.id == first)  # type: ignore[attr-defined]
+    assert f"  {first}: row: {card.row.describe()}" in text
+    assert "your hand" in text
+
+
+def test_the_axia_board_comes_with_a_key_to_its_codes() -> None:
+    table = new_table(gameshelf.load("axia"), ["human", "random"], seed=8)
+    out = io.StringIO()
+    interactive(table, reader(["key", "quit"]), out, color=False)
+    text = out.getvalue()
+    # Once under the first board, and again when asked for.
+    assert text.count("key: a space such as fRuM3/ reads region (f forest") == 2
+    assert "Ru rut" in text and "Rk rakya" in text
+    cage = new_table(gameshelf.load("cage"), ["human", "human"], seed=1)
+    out = io.StringIO()
+    interactive(cage, reader(["key", "quit"]), out, color=False)
+    assert "key: " not in out.getvalue() and "no short codes" in out.getvalue()
 
 
 def test_hidden_event_of_a_deal_names_who_may_see_it() -> None:

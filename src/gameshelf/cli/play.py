@@ -51,6 +51,7 @@ COMMANDS = """commands:
   <move>        play a move in the game's notation (examples below)
   moves         list your legal moves
   board         show the board again
+  key           what the board's short codes mean (AXIA's spaces)
   undo          take back your last move (and the bot moves after it)
   save FILE     save the game so far as a JSON record (resume: gameshelf play --resume FILE)
   help          this text
@@ -228,16 +229,55 @@ def render_for(state: State, viewer: int | None, color: bool) -> str:
     return text + "".join(f"\n{line}" for line in private_lines(state, viewer))
 
 
+def card_words(game: Game) -> dict[str, str]:
+    """Each card id of the game's card data (AXIA) with what the card is, in words; empty for
+    games without cards. The card data is public: only who holds which card is private."""
+    cards = getattr(game, "cards", None)
+    words: dict[str, str] = {}
+    for card in getattr(cards, "territory", ()):
+        words[card.id] = " | ".join(space.label for space in card.spaces)
+    for card in getattr(cards, "scoring", ()):
+        words[card.id] = f"row: {card.row.describe()}; column: {card.column.describe()}"
+    for card in getattr(cards, "items", ()):
+        words[card.id] = card.describe()
+    return words
+
+
+def board_key(game: Game) -> str | None:
+    """What the board's short codes mean, for a game whose picture uses them (AXIA)."""
+    if game.spec.name != "axia":
+        return None
+    from gameshelf.games.axia.render import beast_abbrev  # only AXIA's picture needs it
+
+    beasts = {
+        beast_abbrev(space.beast): space.beast.replace("_", " ")
+        for card in getattr(getattr(game, "cards", None), "territory", ())
+        for space in card.spaces
+    }
+    regions = "f forest, d desert, m mountain, l lake, t temple"
+    return (
+        f"key: a space such as fRuM3/ reads region ({regions}), beast, die (P physical, "
+        "M magic), the number that hits it (* any), then / wounded or X defeated\n"
+        "beasts: " + ", ".join(f"{code} {name}" for code, name in sorted(beasts.items()))
+    )
+
+
 def private_lines(state: State, viewer: int) -> list[str]:
-    """``your hand: T03 T12`` ...: what the viewer's view holds that others' views do not."""
+    """``your hand:`` and each card in it ...: what the viewer's view holds that others' views
+    do not, each card named with what it is."""
     players = state.view(viewer).get("players")
     if not isinstance(players, list) or not 0 <= viewer < len(players):
         return []
     own = players[viewer]
     public = {key for p, data in enumerate(players) if p != viewer for key in data}
+    words = card_words(state.game)
     lines = []
     for key, value in own.items():
         if key in public or value is None:
+            continue
+        if isinstance(value, list) and value and all(str(v) in words for v in value):
+            lines.append(f"your {key}:")
+            lines.extend(f"  {card}: {words[str(card)]}" for card in value)
             continue
         text = " ".join(map(str, value)) if isinstance(value, list) else str(value)
         lines.append(f"your {key}: {text or 'none'}")
@@ -396,6 +436,8 @@ def _command(table: Table, line: str, out: TextIO, color: bool) -> bool:
         out.write(columns([str(m) for m in state.legal_moves()]) + "\n")
     elif lowered == "board":
         out.write(render_for(state, viewer, color).rstrip("\n") + "\n")
+    elif lowered == "key":
+        out.write((board_key(table.game) or "this board has no short codes to explain") + "\n")
     elif lowered == "undo":
         out.write(undo(table) + "\n")
     elif lowered == "save":
@@ -430,12 +472,17 @@ def interactive(table: Table, read: Callable[[str], str], out: TextIO, color: bo
     that ends before the game does exits with 1 (the game is abandoned, unsaved).
     """
     shown = -1  # the history length the board was last shown at
+    keyed = False  # whether the board's key was printed
     while True:
         advance(table, out)
         state = table.state
         if len(state.history()) != shown:
             shown = len(state.history())
             out.write(render_for(state, _viewer(table), color).rstrip("\n") + "\n\n")
+            key = board_key(table.game)
+            if key is not None and not keyed:  # once; the key command shows it again
+                keyed = True
+                out.write(key + "\n\n")
             if state.is_terminal():
                 out.write(f"game over: {state.result_text()} (save FILE keeps it; quit leaves)\n")
         if state.is_terminal():
