@@ -154,3 +154,38 @@ def test_axiom_against_a_bot_to_the_result(
         lambda: browser.find(".axiom-board").get_attribute("data-pieces") == final,
         what="the replay's last picture to equal the final position",
     )
+
+
+def test_the_hint_ball_plays_the_hinted_move_and_the_legend_names_the_sides(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    browser = browser_factory()
+    create_match(browser, web_server.url, "axiom", ["you", "bot:random"])
+    canvas = browser.find(".board-canvas")
+    # The board's key says whose sceptres are whose, from the view: Black red, White blue.
+    sides = [
+        (
+            e.get_attribute("data-owner"),
+            e.get_attribute("data-colour"),
+            e.get_attribute("data-sceptre"),
+        )
+        for e in browser.finds("#axiom-legend .side")
+    ]
+    assert sides == [("0", "black", "red"), ("1", "white", "blue")]
+    assert browser.text("#axiom-legend .side.to-move").startswith("Black: red sceptres (you)")
+    browser.wait(
+        lambda: browser.find("#legal-moves").get_attribute("data-ready") == "true", what="my turn"
+    )
+    browser.click("#hint")
+    move = browser.wait(lambda: browser.find("#hint-text").get_attribute("data-move"), 60, "a hint")
+
+    def ball() -> dict[str, Any] | None:
+        targets = json.loads(str(canvas.get_attribute("data-targets")))
+        return next((t for t in targets if t.get("hint") == move and t.get("playable")), None)
+
+    spot = browser.wait(ball, what="the gold hint ball, carrying the move")
+    browser.wait(lambda: framed(browser), what="the camera to settle")
+    browser.screenshot(SCREENSHOTS / "axiom-hint.png")
+    browser.click_at(canvas, spot["x"], spot["y"])
+    browser.wait(lambda: browser.finds("#move-list li[data-ply='1']"), what="the hinted move")
+    assert browser.find("#move-list li[data-ply='1']").get_attribute("data-move") == move

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
+from typing import Any
+
+from selenium.webdriver.common.action_chains import ActionChains
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
@@ -179,3 +183,75 @@ def test_lobby_lists_and_spectating(web_server: WebServer, browser_factory: Brow
     browser.open(f"{web_server.url}/play/{running}?watch=1")
     browser.wait(lambda: len(browser.finds("#move-list li[data-ply]")) > 0, what="moves")
     assert not browser.finds("#legal-moves button[data-move]")
+
+
+def columns_on_canvas(browser: Browser) -> list[dict[str, Any]]:
+    """Where each column's number and top tile show on the canvas, and the tile's distance."""
+    found: list[dict[str, Any]] = json.loads(
+        str(browser.find(".board-canvas").get_attribute("data-columns"))
+    )
+    return found
+
+
+def chosen_colour(browser: Browser) -> str:
+    return str(browser.find('.palette button[aria-pressed="true"]').get_attribute("data-colour"))
+
+
+def test_columns_by_number_after_orbiting(
+    web_server: WebServer, browser_factory: BrowserFactory
+) -> None:
+    """The 3D view numbers its columns as the notation does; after the view is turned, a click
+    on a column's number, or on the top of a column seen past nearer ones, drops there."""
+    browser = browser_factory()
+    create_match(browser, web_server.url, "cage", ["you", "bot:random"])
+    canvas = browser.find(".board-canvas")
+    before = browser.wait(lambda: columns_on_canvas(browser), what="the columns on the canvas")
+    assert "drag" in browser.text(".orbit-hint").lower()
+    # Turn the view: drag across the canvas (a real pointer drag, as a player orbits).
+    drag = ActionChains(browser.driver).move_to_element(canvas).click_and_hold()
+    for _ in range(6):
+        drag = drag.move_by_offset(-35, 0)
+    drag.release().perform()
+    after = browser.wait(
+        lambda: (lambda now: now if now != before else None)(columns_on_canvas(browser)),
+        what="the columns to move with the view",
+    )
+    assert browser.js("return document.querySelector('.canvas-box').dataset.orbited") == "true"
+    farthest = sorted(range(8), key=lambda r: -after[r]["distance"])
+
+    def clear(r: int, point: dict[str, Any], columns: list[dict[str, Any]]) -> bool:
+        """Nothing else's number within 30 px of ``point`` (column ``r``'s own aside)."""
+        others = [c for i, c in enumerate(columns) if i != r]
+        return all(math.dist((point["x"], point["y"]), (c["x"], c["y"])) > 30 for c in others)
+
+    # By its number: the farthest column whose number shows clear of the others; pointing at it
+    # names the column.
+    far = next(r for r in farthest if clear(r, after[r], after))
+    label = after[far]
+    browser.driver.execute_script("window.scrollTo(0, 0)")
+    ActionChains(browser.driver).move_to_element_with_offset(
+        canvas,
+        int(label["x"] - canvas.size["width"] / 2),
+        int(label["y"] - canvas.size["height"] / 2),
+    ).perform()
+    browser.wait(
+        lambda: browser.find("#cage-hover").get_attribute("data-column") == str(far),
+        what="the hover caption naming the column",
+    )
+    assert browser.text("#cage-hover").startswith(f"Column {far}")
+    browser.screenshot(SCREENSHOTS / "cage-numbers.png")
+    colour = chosen_colour(browser)
+    browser.click_at(canvas, label["x"], label["y"])
+    browser.wait(lambda: browser.finds("#move-list li[data-ply='1']"), what="the drop by number")
+    assert browser.text("#move-list li[data-ply='1']") == f"{colour}{far}"
+    # By its top: a far column whose top tile shows clear of the other columns' numbers (the ray
+    # to it passes through the space of the nearer columns first).
+    probe = wait_turn(browser, -1)
+    assert not probe.get("over")
+    now = columns_on_canvas(browser)
+    colour = chosen_colour(browser)
+    open_columns = {m[1:] for m in probe["moves"] if m[0] == colour}
+    back = next(r for r in farthest[:4] if clear(r, now[r]["top"], now) and str(r) in open_columns)
+    browser.click_at(canvas, now[back]["top"]["x"], now[back]["top"]["y"])
+    browser.wait(lambda: browser.finds("#move-list li[data-ply='3']"), what="the drop by the top")
+    assert browser.text("#move-list li[data-ply='3']") == f"{colour}{back}"

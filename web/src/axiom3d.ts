@@ -5,7 +5,7 @@
 import * as THREE from "three";
 import { el } from "./api";
 import type { Board, BoardContext } from "./types";
-import { createStage, disposeGroup, onClick } from "./three-util";
+import { createStage, disposeGroup, onClick, textSprite } from "./three-util";
 
 type Vec = [number, number, number];
 export interface AxiomPiece {
@@ -119,30 +119,34 @@ function dirThree(face: string): THREE.Vector3 {
 
 const CUBE = { black: 0x34343c, white: 0xece6d6 };
 
-/** A flat text label that always faces the camera (drawn on a canvas: no fonts fetched). */
-function textSprite(text: string): THREE.Sprite {
-  const canvas = document.createElement("canvas");
-  canvas.width = 128;
-  canvas.height = 64;
-  const g = canvas.getContext("2d");
-  if (g) {
-    g.fillStyle = "rgba(255, 253, 248, 0.85)";
-    g.beginPath();
-    g.roundRect(4, 8, 120, 48, 12);
-    g.fill();
-    g.fillStyle = "#3a2d1c";
-    g.font = "bold 30px system-ui, sans-serif";
-    g.textAlign = "center";
-    g.textBaseline = "middle";
-    g.fillText(text, 64, 33);
-  }
-  const texture = new THREE.CanvasTexture(canvas);
-  texture.colorSpace = THREE.SRGBColorSpace;
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture }));
-  sprite.scale.set(0.9, 0.45, 1);
-  return sprite;
-}
 const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
+/** How players name the sceptre colours drawn above (Black plays red, White blue). */
+const SCEPTRE_WORDS = { black: "red", white: "blue" };
+const css = (hex: number) => `#${hex.toString(16).padStart(6, "0")}`;
+
+/**
+ * The board's key: which cubes and sceptres are whose, one line per side, from the pieces the
+ * view lists (never assumed), the side to move marked. Lives in the canvas' corner.
+ */
+function renderLegend(legend: HTMLElement, view: AxiomView, viewer: number | null): void {
+  const sides = new Map<number, "black" | "white">();
+  for (const piece of [...(view.cubes ?? []), ...(view.sceptres ?? [])]) sides.set(piece.owner, piece.colour);
+  const entries = [...sides.entries()].sort((a, b) => a[0] - b[0]);
+  legend.replaceChildren(
+    ...entries.map(([owner, colour]) => {
+      const name = colour[0].toUpperCase() + colour.slice(1);
+      const line = el(
+        "span",
+        { class: "side", "data-owner": String(owner), "data-colour": colour, "data-sceptre": SCEPTRE_WORDS[colour] },
+        el("span", { class: "cube-swatch", style: `background:${css(CUBE[colour])}` }),
+        el("span", { class: "sceptre-swatch", style: `background:${css(SCEPTRE[colour])}` }),
+        `${name}: ${SCEPTRE_WORDS[colour]} sceptres${owner === viewer ? " (you)" : ""}`,
+      );
+      if (view.colour_to_move === colour && !view.result) line.classList.add("to-move");
+      return line;
+    }),
+  );
+}
 
 export function createAxiomBoard(): Board {
   const stage = createStage("Axiom in 3D", new THREE.Vector3(4.4, 5.0, 6.6), new THREE.Vector3(0, 0.9, -0.5));
@@ -161,9 +165,14 @@ export function createAxiomBoard(): Board {
   for (const [face, letter] of [["y+", "N"], ["x+", "E"], ["y-", "S"], ["x-", "W"]] as const) {
     const sprite = textSprite(`${letter} ${face}`);
     sprite.userData = { face };
+    // Drawn over the structure, so a letter behind it still shows.
+    sprite.material.depthTest = false;
+    sprite.renderOrder = 1;
     compass.add(sprite);
   }
 
+  const legend = el("div", { class: "board-legend axiom-legend", id: "axiom-legend", "aria-label": "Whose pieces are whose" });
+  stage.canvasBox.append(legend);
   const info = el("p", { class: "muted axiom-info", id: "axiom-info" });
   const picker = el("div", { class: "axiom-picker", id: "axiom-picker", role: "group", "aria-label": "Your pieces and their moves" });
   const element = el("div", { class: "axiom-board" }, stage.canvasBox, info, picker);
@@ -338,11 +347,17 @@ export function createAxiomBoard(): Board {
     }
     const suggestion = context?.suggested ? parseAxiomMove(context.suggested) : null;
     if (suggestion) {
-      const gold = new THREE.MeshStandardMaterial({ color: 0xe9a400, emissive: 0x8a5a00, emissiveIntensity: 0.7 });
+      // Drawn over everything (a hinted cell may lie behind the structure), so it is picked first.
+      const gold = new THREE.MeshStandardMaterial({ color: 0xe9a400, emissive: 0x8a5a00, emissiveIntensity: 0.7, depthTest: false });
       const spot = new THREE.Mesh(new THREE.SphereGeometry(0.21, 16, 12), gold);
+      spot.renderOrder = 2;
       spot.position.copy(toThree(suggestion.to));
       if (suggestion.kind === "S") spot.position.add(dirThree(suggestion.faces[0] ?? "z+").multiplyScalar(0.62));
-      spot.userData = { suggested: context?.suggested };
+      // The ball carries the hinted move, so clicking it plays it (it sits over the green ball
+      // of the same destination and would otherwise swallow the click). In a replay, or when
+      // the move is not this browser's to make, it is only a picture.
+      const hinted = context?.suggested ?? "";
+      spot.userData = context?.legal.includes(hinted) ? { move: hinted, suggested: true } : { suggested: true };
       markers.add(spot);
     }
     element.dataset.suggested = context?.suggested ?? "";
@@ -359,6 +374,18 @@ export function createAxiomBoard(): Board {
     pieces.updateMatrixWorld(true);
     const box = new THREE.Box3().setFromObject(pieces);
     box.expandByPoint(new THREE.Vector3(box.min.x, 0, box.min.z)); // the table under it
+    // The compass letters sit on the table just outside the structure, and are framed with it
+    // (a label past the canvas' edge was cut off).
+    const middle = box.getCenter(new THREE.Vector3());
+    const size = box.getSize(new THREE.Vector3());
+    for (const sprite of compass.children) {
+      const n = dirThree((sprite.userData as { face: string }).face);
+      sprite.position.set(middle.x + n.x * (size.x / 2 + 1.2), 0.25, middle.z + n.z * (size.z / 2 + 1.2));
+    }
+    for (const sprite of compass.children) {
+      const reach = new THREE.Vector3(sprite.scale.x / 2, sprite.scale.y / 2, sprite.scale.x / 2);
+      box.expandByPoint(sprite.position.clone().add(reach)).expandByPoint(sprite.position.clone().sub(reach));
+    }
     const sphere = box.getBoundingSphere(new THREE.Sphere());
     const radius = Math.max(2.2, sphere.radius + 0.35);
     const camera = stage.camera;
@@ -371,11 +398,6 @@ export function createAxiomBoard(): Board {
     const distance = Math.min(28, radius / Math.sin(Math.min(vertical, horizontal) / 2));
     const toTarget = sphere.center.clone();
     const toPosition = toTarget.clone().add(direction.multiplyScalar(distance));
-    // The compass letters sit on the table just outside the structure.
-    for (const sprite of compass.children) {
-      const n = dirThree((sprite.userData as { face: string }).face);
-      sprite.position.set(toTarget.x + n.x * (radius + 0.6), 0.25, toTarget.z + n.z * (radius + 0.6));
-    }
     const apply = (t: number) => {
       camera.position.lerpVectors(fromPosition, toPosition, t);
       if (controls) {
@@ -404,7 +426,7 @@ export function createAxiomBoard(): Board {
   function publishTargets(): void {
     if (!stage.renderer) return;
     scene.updateMatrixWorld(true);
-    const points: { id?: string; move?: string; target?: string; x: number; y: number }[] = [];
+    const points: { id?: string; move?: string; target?: string; hint?: string; playable?: boolean; x: number; y: number }[] = [];
     for (const group of pieces.children) {
       const data = group.userData as { id?: string; piece?: AxiomPiece };
       if (data.piece?.kind !== "S") continue;
@@ -412,9 +434,11 @@ export function createAxiomBoard(): Board {
       points.push({ id: data.id, ...stage.project(head) });
     }
     for (const marker of markers.children) {
-      const data = marker.userData as { move?: string; target?: string };
-      if (data.move) points.push({ move: data.move, ...stage.project(marker.getWorldPosition(new THREE.Vector3())) });
-      else if (data.target) points.push({ target: data.target, ...stage.project(marker.getWorldPosition(new THREE.Vector3())) });
+      const data = marker.userData as { move?: string; target?: string; suggested?: boolean };
+      const at = () => stage.project(marker.getWorldPosition(new THREE.Vector3()));
+      if (data.suggested) points.push({ hint: context?.suggested ?? "", playable: !!data.move, ...at() });
+      else if (data.move) points.push({ move: data.move, ...at() });
+      else if (data.target) points.push({ target: data.target, ...at() });
     }
     stage.renderer.domElement.dataset.targets = JSON.stringify(points);
     // Where the whole structure shows on the canvas (its box's corners), to check the framing.
@@ -605,7 +629,11 @@ export function createAxiomBoard(): Board {
   if (stage.renderer) {
     onClick(stage.renderer.domElement, (event) => {
       if (!context || !context.legal.length) return;
-      const hit = stage.pick(event, [...markers.children, ...pieces.children]);
+      // The hint ball shows over everything, so it takes the click wherever it shows; one that
+      // is only a picture (no move on it) must not swallow the click.
+      const hinted = markers.children.filter((m) => m.userData.suggested && m.userData.move);
+      const clickable = markers.children.filter((m) => (m.userData.move || m.userData.target) && !m.userData.suggested);
+      const hit = stage.pick(event, hinted) ?? stage.pick(event, [...clickable, ...pieces.children]);
       if (!hit) return select(null);
       let object: THREE.Object3D | null = hit.object;
       while (object && !object.userData.id && !object.userData.move && !object.userData.target) object = object.parent;
@@ -621,7 +649,7 @@ export function createAxiomBoard(): Board {
       if (!selected?.startsWith("C") || pointed) return;
       pointed = requestAnimationFrame(() => {
         pointed = 0;
-        const hit = stage.pick(event, markers.children);
+        const hit = stage.pick(event, markers.children.filter((m) => m.userData.target));
         let object: THREE.Object3D | null = hit?.object ?? null;
         while (object && !object.userData.target) object = object.parent;
         const cell = (object?.userData.target as string | undefined) ?? null;
@@ -642,6 +670,7 @@ export function createAxiomBoard(): Board {
       const view = ctx.view as AxiomView;
       const position = JSON.stringify([view.cubes ?? [], view.sceptres ?? [], view.colour_to_move ?? "", view.result ?? null]);
       shownView = view;
+      renderLegend(legend, view, ctx.viewer);
       if (legalChanged) {
         selected = null;
         target = null;

@@ -1,11 +1,12 @@
-// Rubik's Cage in 3D: frame, axle, cubies with colour-blind-safe symbols, click a column to drop,
-// twist/flip controls with animation, the forbidden reverse greyed out, the winning line lit.
+// Rubik's Cage in 3D: frame, axle, cubies with colour-blind-safe symbols, each column's number
+// over it and the front marked, click a column to drop, twist/flip controls with animation, the
+// forbidden reverse greyed out, the winning line outlined.
 // It draws the engine's view (live: the state message; replay: the server's frames) and knows
 // no rules: no drops, twists or gravity are worked out here.
 import * as THREE from "three";
 import { el } from "./api";
 import type { Board, BoardContext } from "./types";
-import { createStage, disposeGroup, onClick } from "./three-util";
+import { createStage, disposeGroup, LABEL, onClick, textSprite } from "./three-util";
 
 export const COLOURS: Record<string, { hex: number; css: string; symbol: string; name: string }> = {
   W: { hex: 0xf7f7f2, css: "#f7f7f2", symbol: "●", name: "white" },
@@ -117,17 +118,42 @@ export function createCageBoard(): Board {
   base.position.y = -half - 0.5;
   scene.add(base);
 
-  // Invisible column targets for clicks, plus a hover/selection highlight.
-  const targets: THREE.Mesh[] = [];
-  const targetMaterial = new THREE.MeshBasicMaterial({ color: 0x2a9d8f, transparent: true, opacity: 0, depthWrite: false });
+  // Each column, as the player sees it: a faint tile over its top and its number above that
+  // (the game's own ring numbering, r = 0..7), both clickable; and an invisible volume through
+  // the cage, lit on hover, that takes a click only where nothing drawn was hit.
+  const volumes: THREE.Mesh[] = [];
+  const tiles: THREE.Mesh[] = [];
+  const labels: THREE.Sprite[] = [];
+  const volumeMaterial = new THREE.MeshBasicMaterial({ color: 0x2a9d8f, transparent: true, opacity: 0, depthWrite: false });
+  const tileMaterial = new THREE.MeshBasicMaterial({ color: 0x2a9d8f, transparent: true, opacity: 0.14, depthWrite: false, side: THREE.DoubleSide });
+  const hot: typeof LABEL = { background: "rgba(31, 111, 92, 0.95)", ink: "#ffffff", height: 0.36 };
   for (let r = 0; r < 8; r++) {
-    const mesh = new THREE.Mesh(new THREE.BoxGeometry(SPACING, 3 * SPACING + 0.6, SPACING), targetMaterial.clone());
     const p = cellPosition(r, 1);
-    mesh.position.set(p.x, 0.3, p.z);
-    mesh.userData.column = r;
-    root.add(mesh);
-    targets.push(mesh);
+    const volume = new THREE.Mesh(new THREE.BoxGeometry(SPACING, 3 * SPACING, SPACING), volumeMaterial.clone());
+    volume.position.set(p.x, 0, p.z);
+    volume.userData.column = r;
+    const tile = new THREE.Mesh(new THREE.PlaneGeometry(0.9 * SPACING, 0.9 * SPACING), tileMaterial.clone());
+    tile.rotation.x = -Math.PI / 2;
+    tile.position.set(p.x, half + 0.01, p.z);
+    tile.userData.column = r;
+    // Small and low, so each number sits over its own tile (taller ones hid each other).
+    const label = textSprite(String(r), { ...LABEL, height: 0.36 });
+    label.userData = { column: r, plain: label.material.map, hot: textSprite(String(r), hot).material.map };
+    label.position.set(p.x, half + 0.24, p.z);
+    // Drawn over the frame and the axle's end, so every number shows (and is picked first).
+    label.material.depthTest = false;
+    label.renderOrder = 1;
+    root.add(volume, tile, label);
+    volumes.push(volume);
+    tiles.push(tile);
+    labels.push(label);
   }
+  // Which side is the front (column 1's side, as the notation and the grid below say).
+  const front = textSprite("front");
+  front.position.set(0, -half - 0.2, half + 0.95);
+  front.material.depthTest = false; // seen from behind, it shows through the cage
+  front.renderOrder = 1;
+  root.add(front);
 
   // DOM controls: colour palette, top-view column buttons (the 2D picture), twist/flip buttons.
   const palette = el("div", { class: "palette", role: "group", "aria-label": "Colour to drop" });
@@ -135,6 +161,8 @@ export function createCageBoard(): Board {
   const turns = el("div", { class: "cage-turns", role: "group", "aria-label": "Twist and flip" });
   const info = el("p", { class: "cage-info muted", id: "cage-info" });
   const seatColours = el("p", { class: "cage-seats", id: "cage-seats", "aria-label": "Colours of each player" });
+  const hoverCaption = el("span", { class: "hover-column", id: "cage-hover", hidden: "" });
+  stage.canvasBox.append(hoverCaption);
   const element = el("div", { class: "cage-board" }, stage.canvasBox, info, seatColours, el("div", { class: "cage-controls" }, palette, grid, turns));
 
   let context: BoardContext | null = null;
@@ -180,21 +208,60 @@ export function createCageBoard(): Board {
 
   function highlight(r: number | null): void {
     const suggested = suggestedColumn();
-    targets.forEach((mesh, i) => {
+    volumes.forEach((mesh, i) => {
       const material = mesh.material as THREE.MeshBasicMaterial;
-      // A suggested drop glows gold; the hovered column teal.
+      const open = i === r && context !== null && dropMoves(i).length > 0;
+      // A suggested drop glows gold; the hovered column teal, its number lit.
       material.color.setHex(i === suggested ? 0xe9a400 : 0x2a9d8f);
-      material.opacity = i === suggested ? 0.35 : i === r && context && dropMoves(i).length ? 0.22 : 0;
+      material.opacity = i === suggested ? 0.35 : open ? 0.22 : 0;
+      (tiles[i].material as THREE.MeshBasicMaterial).opacity = open ? 0.45 : 0.14;
+      const data = labels[i].userData as { plain: THREE.Texture; hot: THREE.Texture };
+      labels[i].material.map = open || i === suggested ? data.hot : data.plain;
     });
     stage.requestRender();
   }
 
-  /** Publish where each column's top shows on the canvas (for tests and tools). */
+  /** The column under the pointer as drawn: a number (drawn over all else), else the nearest
+   *  cubie or top tile hit (the axle blocks), else the nearest column volume (an empty
+   *  column's space). */
+  function columnAt(event: PointerEvent): number | null {
+    const number = stage.pick(event, labels);
+    if (number) return number.object.userData.column as number;
+    const hit = stage.pick(event, [...cubies.children, ...tiles, axle]);
+    if (hit) {
+      // A cubie's rim is a child of the cubie: climb to the object that knows its column.
+      let object: THREE.Object3D | null = hit.object;
+      while (object && object.userData.r === undefined && object.userData.column === undefined) object = object.parent;
+      return object ? ((object.userData.r ?? object.userData.column) as number) : null;
+    }
+    const inside = stage.pick(event, volumes);
+    return inside ? (inside.object.userData.column as number) : null;
+  }
+
+  /** The hovered column's number beside the pointer, with what a click there would do. */
+  function caption(r: number | null, event: PointerEvent | null): void {
+    const can = r !== null && dropMoves(r).length > 0;
+    hoverCaption.hidden = r === null || !event;
+    if (r === null || !event || !stage.renderer) return;
+    const rect = stage.renderer.domElement.getBoundingClientRect();
+    hoverCaption.textContent = `Column ${r}${can ? ` — click to drop ${selected ?? ""}` : ""}`;
+    hoverCaption.dataset.column = String(r);
+    hoverCaption.style.left = `${event.clientX - rect.left + 14}px`;
+    hoverCaption.style.top = `${event.clientY - rect.top + 10}px`;
+  }
+
+  /** Publish where each column shows on the canvas (for tests and tools): its number's place,
+   *  its top tile's centre and that tile's distance from the camera. */
   function publishColumns(): void {
     if (!stage.renderer) return;
-    const points = targets.map((mesh) => {
-      const box = new THREE.Box3().setFromObject(mesh);
-      return stage.project(new THREE.Vector3(mesh.position.x, box.max.y, mesh.position.z));
+    root.updateMatrixWorld(true);
+    const points = labels.map((label, r) => {
+      const tile = tiles[r].getWorldPosition(new THREE.Vector3());
+      return {
+        ...stage.project(label.getWorldPosition(new THREE.Vector3())),
+        top: stage.project(tile),
+        distance: Math.round(tile.distanceTo(stage.camera.position) * 100) / 100,
+      };
     });
     stage.renderer.domElement.dataset.columns = JSON.stringify(points);
   }
@@ -204,17 +271,26 @@ export function createCageBoard(): Board {
   if (stage.renderer) {
     const canvas = stage.renderer.domElement;
     onClick(canvas, (event) => {
-      const hit = stage.pick(event, targets);
-      if (hit) dropInto(hit.object.userData.column as number);
+      const r = columnAt(event);
+      if (r !== null) dropInto(r);
     });
     canvas.addEventListener("pointermove", (event) => {
-      const hit = stage.pick(event, targets);
-      highlight(hit ? (hit.object.userData.column as number) : null);
-      canvas.style.cursor = hit && dropMoves(hit.object.userData.column as number).length ? "pointer" : "default";
+      const r = columnAt(event);
+      highlight(r);
+      caption(r, event);
+      canvas.style.cursor = r !== null && dropMoves(r).length ? "pointer" : "default";
+    });
+    canvas.addEventListener("pointerleave", () => {
+      highlight(null);
+      caption(null, null);
     });
   }
 
   const boxGeometry = new THREE.BoxGeometry(0.92, 0.92, 0.92);
+  const outlineGeometry = new THREE.BoxGeometry(1.1, 1.1, 1.1);
+  const outlineMaterial = new THREE.MeshBasicMaterial({ color: 0xd6005c, side: THREE.BackSide });
+  // Shared by every cubie: kept when the cubies are rebuilt.
+  for (const geometry of [boxGeometry, outlineGeometry]) geometry.userData.shared = true;
   function buildCubies(view: CageView): void {
     disposeGroup(cubies);
     const winning = new Set(view.winning_cells.map(([r, z]) => `${r},${z}`));
@@ -227,7 +303,9 @@ export function createCageBoard(): Board {
         if (winning.has(`${r},${z}`)) {
           material.emissive = new THREE.Color(0xffe066);
           material.emissiveIntensity = 0.35;
-          const outline = new THREE.LineSegments(new THREE.EdgesGeometry(new THREE.BoxGeometry(1.02, 1.02, 1.02)), new THREE.LineBasicMaterial({ color: 0xd6005c }));
+          // A thick rim: a slightly larger box drawn from inside (WebGL lines are one pixel wide).
+          const outline = new THREE.Mesh(outlineGeometry, outlineMaterial);
+          outline.userData.outline = true;
           mesh.add(outline);
           mesh.scale.setScalar(1.06);
         }
@@ -256,7 +334,7 @@ export function createCageBoard(): Board {
       if (r < 0) continue;
       columns[r].push(letter);
       heights[r].push(z);
-      if (mesh.children.some((c) => c instanceof THREE.LineSegments)) winning.push([r, z]);
+      if (mesh.children.some((c) => c.userData.outline)) winning.push([r, z]);
     }
     const ordered = columns.map((column, r) => column.map((letter, i) => [heights[r][i], letter] as [number, string]).sort((p, q) => p[0] - q[0]));
     // A hole under a cubie would show as a gap in its heights: keep the heights to see it.

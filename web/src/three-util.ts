@@ -1,5 +1,5 @@
 // Small shared helpers for the three.js boards: renderer creation with a clear fallback,
-// render-on-demand loop, resizing.
+// render-on-demand loop, resizing, picking, camera-facing text labels.
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 
@@ -12,6 +12,7 @@ export interface Stage {
   requestRender: () => void;
   /** Run a step function every frame until it returns false. */
   animate: (step: (now: number) => boolean) => void;
+  /** The nearest of `objects` (or their children) under the pointer, or null. */
   pick: (event: PointerEvent, objects: THREE.Object3D[]) => THREE.Intersection | null;
   /** Where a world point appears on the canvas, in CSS pixels from its top-left corner. */
   project: (point: THREE.Vector3) => { x: number; y: number };
@@ -39,7 +40,7 @@ export function createStage(label: string, cameraPosition: THREE.Vector3, target
     renderer.domElement.setAttribute("role", "img");
     renderer.domElement.setAttribute("aria-label", label);
     renderer.domElement.classList.add("board-canvas");
-    canvasBox.append(renderer.domElement);
+    canvasBox.append(renderer.domElement, orbitHint());
     controls = new OrbitControls(camera, renderer.domElement);
     controls.target.copy(target);
     controls.enableDamping = false;
@@ -70,6 +71,13 @@ export function createStage(label: string, cameraPosition: THREE.Vector3, target
     requestAnimationFrame(frame);
   }
   controls?.addEventListener("change", requestRender);
+  // A drag that turned the view (not a click, not the boards' own framing) retires the hint.
+  let dragging = false;
+  controls?.addEventListener("start", () => (dragging = true));
+  controls?.addEventListener("end", () => (dragging = false));
+  controls?.addEventListener("change", () => {
+    if (dragging) canvasBox.dataset.orbited = "true";
+  });
 
   function resize(): void {
     if (!renderer) return;
@@ -109,6 +117,9 @@ export function createStage(label: string, cameraPosition: THREE.Vector3, target
     pick,
     project(point) {
       const rect = renderer ? renderer.domElement.getBoundingClientRect() : { width: 0, height: 0 };
+      // The controls move the camera without updating its matrices (rendering does): bring
+      // them up to date, or a point read during a drag lands where the view was a frame ago.
+      camera.updateMatrixWorld();
       const v = point.clone().project(camera);
       return { x: Math.round(((v.x + 1) / 2) * rect.width), y: Math.round(((1 - v.y) / 2) * rect.height) };
     },
@@ -119,6 +130,57 @@ export function createStage(label: string, cameraPosition: THREE.Vector3, target
       renderer?.dispose();
     },
   };
+}
+
+/**
+ * A small caption in the canvas' corner saying the view can be turned; it fades once the player
+ * has dragged (the stage marks the box `data-orbited`), since by then they know.
+ */
+function orbitHint(): HTMLElement {
+  const hint = document.createElement("span");
+  hint.className = "orbit-hint";
+  hint.textContent = "Drag to turn the view · scroll to zoom";
+  return hint;
+}
+
+/** A flat text label that always faces the camera, drawn on a canvas (no fonts fetched). */
+export interface LabelStyle {
+  background: string;
+  ink: string;
+  /** World-space height of the label; its width follows the text. */
+  height: number;
+}
+export const LABEL: LabelStyle = { background: "rgba(255, 253, 248, 0.88)", ink: "#3a2d1c", height: 0.45 };
+
+export function textSprite(text: string, style: LabelStyle = LABEL): THREE.Sprite {
+  const canvas = document.createElement("canvas");
+  const g = canvas.getContext("2d");
+  const font = "bold 40px system-ui, sans-serif";
+  // Size the canvas to the text so no label is ever clipped, whatever its length.
+  let width = 96;
+  if (g) {
+    g.font = font;
+    width = Math.max(96, Math.ceil(g.measureText(text).width) + 40);
+  }
+  canvas.width = width;
+  canvas.height = 72;
+  if (g) {
+    g.fillStyle = style.background;
+    g.beginPath();
+    g.roundRect(3, 3, width - 6, 66, 16);
+    g.fill();
+    g.fillStyle = style.ink;
+    g.font = font;
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    g.fillText(text, width / 2, 38);
+  }
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture }));
+  sprite.scale.set((style.height * width) / 72, style.height, 1);
+  sprite.userData.text = text;
+  return sprite;
 }
 
 /** Distinguish a click from an orbit drag. */
