@@ -75,11 +75,20 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 "(install Node.js 20+ for that); the wheel takes whatever build is there"
             )
             return
-        done = subprocess.run(["bash", str(root / "scripts" / "build-web.sh")], check=False)
+        done = subprocess.run(
+            ["bash", str(root / "scripts" / "build-web.sh")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            check=False,
+        )
+        print(done.stdout, end="")
         if done.returncode != 0:
+            # Frontends show the exception last: it carries the end of the build's output.
+            tail = "\n".join(done.stdout.strip().splitlines()[-15:])
             raise RuntimeError(
-                f"gameshelf: scripts/build-web.sh failed with status {done.returncode} "
-                "(its output is above); the wheel would lack the browser table"
+                f"gameshelf: scripts/build-web.sh failed with status {done.returncode}; the "
+                f"wheel would lack the browser table. Its last lines:\n{tail}"
             )
 
 

@@ -7,7 +7,8 @@
 # - bot-against-bot games of Axiom and Cage play to the end.
 # Builds run in .venv (the dev extra holds build, hatchling, hatch-mypyc and the pinned mypy);
 # installs use constraints.txt. Every step has a time limit; temp dirs and the server go away
-# at the end. One line per step, a summary, and a non-zero status if anything failed.
+# at the end (GAMESHELF_SMOKE_KEEP=1 keeps the temp dir, to look into a failure). One line per
+# step, a summary, and a non-zero status if anything failed.
 #   scripts/package-smoke.sh            (scripts/test.sh runs it before pytest)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ cleanup() {
     kill "$server" 2>/dev/null
     wait "$server" 2>/dev/null
   fi
-  [ -n "${KEEP:-}" ] || rm -rf "$work"
+  [ -n "${GAMESHELF_SMOKE_KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -37,7 +38,7 @@ check() {
     say "ok   $name"
   else
     say "FAIL $name:"
-    tail -n 20 "$work/last.log" | sed 's/^/    /'
+    tail -n 40 "$work/last.log" | sed 's/^/    /'
     failures+=("$name")
     return 1
   fi
