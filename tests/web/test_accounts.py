@@ -14,6 +14,13 @@ from .helpers import agents_ready, api, click_move_button, create_match, play_to
 PASSWORD = "a long enough secret"
 
 
+HEADER_ON_TOP = """
+const box = document.querySelector('header.top').getBoundingClientRect();
+const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+return !!hit && !!hit.closest('header.top');
+"""
+
+
 def register(browser: Browser, base: str, name: str) -> None:
     """Register ``name`` through the header's form, from the lobby."""
     browser.open(base + "/")
@@ -34,12 +41,27 @@ def test_a_guests_game_is_claimed_by_the_new_account(
     )
     play_to_end(browser, lambda b, moves, turn: click_move_button(b, moves[0]))
     result = api(web_server.url, f"/api/matches/{match}")["result"]
+    # The game-over dialog covers the match, not the header above it.
+    browser.find("#game-over")
+    assert browser.js(HEADER_ON_TOP), "the game-over dialog covers the header"
+    # A replay leaves nothing to type into: no move box, no undo, no chat input.
+    inputs = ("#notation-form", "#undo", "#chat-form")
+    assert all(browser.finds(css)[0].is_displayed() for css in inputs)
+    browser.click("#open-replay")
+    browser.find("#replay-range")
+    assert not any(browser.finds(css)[0].is_displayed() for css in inputs)
 
     register(browser, web_server.url, "Grace")
+    browser.find("#claim-prompt")
+    # Leaving at once (another page, a reload) keeps the offer until it is answered.
+    browser.open(f"{web_server.url}/play/{match}")
     browser.find("#claim-prompt")
     browser.screenshot(SCREENSHOTS / "accounts-claim-prompt.png")
     browser.click("#claim-yes")
     browser.wait(lambda: "1 seat attached" in browser.text("#claim-result"), what="the claim")
+    browser.open(web_server.url + "/")
+    browser.find("#account-name")
+    assert not browser.finds("#claim-prompt")  # answered: not offered again
     assert api(web_server.url, f"/api/matches/{match}/players")["seats"][0]["account"] == "Grace"
 
     browser.click("#account-name")  # the header's link to the player page
