@@ -7,7 +7,11 @@
 31
 """
 
-from .core import (
+from .core.engines import choose_engine
+
+choose_engine()  # before any game module loads: compiled, or Python source when asked
+
+from .core import (  # noqa: E402
     CHANCE,
     TERMINAL,
     Game,
@@ -22,7 +26,7 @@ from .core import (
     available_games,
     load,
 )
-from .core.version import package_version
+from .core.version import package_version  # noqa: E402
 
 __version__ = package_version()
 """This distribution's version, from its installed metadata (:mod:`gameshelf.core.version`)."""

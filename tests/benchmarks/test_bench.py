@@ -5,6 +5,7 @@ No wall-clock thresholds: only that every figure is there, positive and consiste
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 
 import gameshelf.bench as bench_module
 from gameshelf.cli.main import main as gameshelf_main
+from gameshelf.core.engines import engine_of
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
@@ -32,7 +34,7 @@ def load_bench() -> ModuleType:
 def expected_keys(bench: ModuleType) -> set[str]:
     keys = {f"playout/ours/{g}" for g in bench.GAMES}
     if "axiom" in bench.GAMES:
-        keys |= {f"playout/ours/{v}" for v in (bench.AXIOM_PURE, *bench.AXIOM_VARIANTS)}
+        keys |= {f"playout/ours/{v}" for v in bench.AXIOM_VARIANTS}
     keys |= {f"playout/adapter/{g}" for g in bench.GAMES}
     keys |= {f"playout/openspiel/{g}" for g in bench.OPENSPIEL_GAMES}
     keys |= {f"mcts/{who}/{g}" for who in ("ours", "openspiel") for g in bench.GAMES}
@@ -57,43 +59,46 @@ def test_tiny_run_reports_every_row_ratio_and_chart(
             assert row["count"] > 0 and row["seconds"] > 0
             assert row["value"] == pytest.approx(row["count"] / row["seconds"], rel=1e-3)
     assert rows["memory/state/axiom"]["pickle_bytes_less_game"] > 0
-    assert len(report["ratios"]) == 13
+    assert len(report["ratios"]) == 12
     for ratio in report["ratios"]:
         ours, reference = rows[ratio["ours"]]["value"], rows[ratio["reference"]]["value"]
         assert ratio["ratio"] == pytest.approx(ours / reference)
         assert ratio["met"] is (ratio["ratio"] >= ratio["target"])
-    assert {r["target"] for r in report["ratios"]} == {0.3, 0.15, 0.8, 0.2, 2.0, 3.0}
+    assert {r["target"] for r in report["ratios"]} == {0.6, 0.3, 0.8, 2.5, 2.0, 3.0}
     assert report["machine"]["cpus"] >= 1
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
     for row in rows.values():
         assert row["label"] in printed
     assert "met" in printed
-    engine = report["machine"]["axiom_engine"]
-    assert f"axiom engine: {engine}" in printed
-    assert rows["playout/ours/axiom"]["label"] == f"axiom (gameshelf, {engine.split()[0]})"
+    engines = report["machine"]["engines"]
+    assert set(engines) == set(bench.GAMES)
+    assert "engines: " + ", ".join(f"{g} {e}" for g, e in engines.items()) in printed
+    for game, engine in engines.items():
+        assert engine == engine_of(importlib.import_module(f"gameshelf.games.{game}"))
+        assert rows[f"playout/ours/{game}"]["label"] == f"{game} (gameshelf, {engine})"
 
 
-def test_axiom_runs_as_loaded_and_in_pure_python_both_against_chess(tmp_path: Path) -> None:
-    """``--only`` keeps Axiom's playout rows and chess; both Axiom engines get a verdict."""
+def test_only_keeps_axiom_against_chess(tmp_path: Path) -> None:
+    """``--only`` keeps Axiom's playout rows and chess; the ratio gets its verdict."""
     bench = load_bench()
     out = tmp_path / "bench.json"
     only = ["--only", "playout/ours/axiom,openspiel/chess"]
     assert bench.main([*TINY, *only, "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     rows = {row["key"]: row for row in report["rows"]}
-    assert "playout/ours/axiom-pure" in rows and "playout/openspiel/chess" in rows
+    assert "playout/ours/axiom" in rows and "playout/openspiel/chess" in rows
     assert not any(k.startswith(("playout/ours/cage", "playout/adapter", "memory")) for k in rows)
     against_chess = {
         r["ours"]: r for r in report["ratios"] if r["reference"] == "playout/openspiel/chess"
     }
-    assert set(against_chess) == {"playout/ours/axiom", "playout/ours/axiom-pure"}
+    assert set(against_chess) == {"playout/ours/axiom"}
     for ours, ratio in against_chess.items():
-        assert ratio["target"] == 0.15
+        assert ratio["target"] == 0.3
         assert ratio["ratio"] == pytest.approx(
             rows[ours]["value"] / rows["playout/openspiel/chess"]["value"]
         )
-        assert ratio["met"] is (ratio["ratio"] >= 0.15)
+        assert ratio["met"] is (ratio["ratio"] >= 0.3)
 
 
 def test_a_row_that_cannot_start_is_reported_missing(

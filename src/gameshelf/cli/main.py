@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from gameshelf import __version__
+from gameshelf.core import engines
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
 from gameshelf.core.perft import divide, perft
 from gameshelf.core.record import load_record, replay
-from gameshelf.core.registry import available_games, game_entry, load
+from gameshelf.core.registry import GameEntry, available_games, game_entry, load
 
 from .files import position_text
 from .play import (
@@ -59,11 +60,20 @@ def _state(game: Game, args: argparse.Namespace) -> State:
     return game.state_from_position(text.strip())
 
 
+def engine_description(entry: GameEntry) -> str:
+    """``compiled (mypyc)``, or ``pure`` with the reason when Python source was forced."""
+    if engines.engine_of_game(entry) == "compiled":
+        return "compiled (mypyc)"
+    return f"pure ({engines.pure_reason})" if engines.pure_reason else "pure"
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     """List every game and its options."""
     for name in available_games():
         entry = game_entry(name)
         print(f"{name} — {entry.title}: {entry.summary}")
+        if args.verbose:
+            print(f"    engine: {engine_description(entry)}")
         for option in entry.options:
             default = option.default_text or option.format(option.default)
             print(f"    {option.name:<26} default {default:<10} {option.describe_allowed()}")
@@ -348,7 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("games", help="list the games and their options").set_defaults(func=cmd_games)
+    games = sub.add_parser("games", help="list the games and their options")
+    games.add_argument(
+        "--verbose", action="store_true", help="also say which engine runs (compiled or pure)"
+    )
+    games.set_defaults(func=cmd_games)
 
     play = sub.add_parser(
         "play",

@@ -342,8 +342,14 @@ class Game(ABC):
 def _take_over(target: State, source: State) -> None:
     """Make ``target`` hold ``source``'s fields (``source`` is then no longer used).
 
-    Works for states with a ``__dict__`` and for those with ``__slots__`` (the Cage's).
+    A state that copies itself field by field (``_copy_from``, as compiled states must, having
+    neither a ``__dict__`` nor visible ``__slots__``) does it; otherwise this works for states
+    with a ``__dict__`` and for those with ``__slots__``.
     """
+    copy_from = getattr(target, "_copy_from", None)
+    if callable(copy_from):
+        copy_from(source)
+        return
     for cls in type(source).__mro__:
         slots = cls.__dict__.get("__slots__", ())
         for name in (slots,) if isinstance(slots, str) else slots:

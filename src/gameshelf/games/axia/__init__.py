@@ -7,12 +7,21 @@
 
 from __future__ import annotations
 
+from gameshelf.core.engines import is_compiled
 from gameshelf.core.registry import GameEntry
 
+from . import actions as _actions
+from . import board as _board
+from . import cards as _cards
+from . import rules as _rules
+from . import scoring as _scoring
 from .options import OPTIONS
 from .render import format_deck, format_score_sheet
 from .rules import AxiaGame, AxiaState, make_game
 from .view import score_sheet
+
+COMPILED: bool = is_compiled(_actions, _board, _cards, _rules, _scoring)
+"""Whether the rules, cards, scoring and state run compiled (mypyc) rather than from source."""
 
 ENTRY = GameEntry(
     name="axia",
@@ -31,6 +40,7 @@ ENTRY = GameEntry(
 
 
 __all__ = [
+    "COMPILED",
     "ENTRY",
     "OPTIONS",
     "AxiaGame",

@@ -49,7 +49,7 @@ def _chance_text(state: AxiaState, action: int) -> str:
     return f"deal {g.cards.scoring[action].id}" if action < len(g.cards.scoring) else f"?{action}"
 
 
-def action_text(state: AxiaState, action: int) -> str:
+def action_text(state: AxiaState, action: object) -> str:
     """Notation of ``action``, a legal action (or chance outcome) of ``state``.
 
     :class:`IllegalMove` for any other id (a bool, a negative or out-of-range id, one of
@@ -150,7 +150,7 @@ def _parse_chance(state: AxiaState, text: str) -> int:
     return index
 
 
-def parse_action(state: AxiaState, text: str) -> int:
+def parse_action(state: AxiaState, text: object) -> int:
     """The action id that ``text`` writes in ``state`` (legality is not checked here)."""
     if not isinstance(text, str):
         raise InvalidMove("a move must be text")

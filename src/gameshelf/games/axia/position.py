@@ -52,7 +52,7 @@ def format_position(state: AxiaState) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def load_position(state: AxiaState, text: str) -> None:
+def load_position(state: AxiaState, text: object) -> None:
     """Read a position string into ``state``, a fresh initial state of its game.
 
     Every field is checked against its type and range (card ids against the game's card set,

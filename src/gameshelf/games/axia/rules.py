@@ -162,7 +162,7 @@ class AxiaGame(Game):
         state.start_setup()
         return state
 
-    def state_from_position(self, text: str) -> AxiaState:
+    def state_from_position(self, text: object) -> AxiaState:
         """Read a position written by :meth:`AxiaState.position`."""
         return AxiaState.from_position(self, text)
 
@@ -172,7 +172,12 @@ class AxiaState(State):
 
     game: AxiaGame
 
-    def __init__(self, game: AxiaGame) -> None:
+    def __init__(self, game: AxiaGame, original: AxiaState | None = None) -> None:
+        # A copy is built here too, not through ``__new__``: a compiled class has no
+        # ``__dict__`` and is made only by its constructor.
+        if original is not None:
+            self._copy_from(original)
+            return
         self.game = game
         n = game.n
         self.phase = PHASE_SCORE_PICK
@@ -820,27 +825,41 @@ class AxiaState(State):
 
     def clone(self) -> AxiaState:
         """An independent copy (lists copied one level deep; everything inside is immutable)."""
-        new = AxiaState.__new__(AxiaState)
-        new.__dict__.update(self.__dict__)
-        new.chance = list(self.chance)
-        new.grid = [list(x) for x in self.grid]
-        new.marks = [list(x) for x in self.marks]
-        new.spc = [list(x) for x in self.spc]
-        new.hands = [list(x) for x in self.hands]
-        new.items = [list(x) for x in self.items]
-        new.slots = [list(x) for x in self.slots]
-        new.offers = [list(x) for x in self.offers]
-        new.pending = list(self.pending)
-        new.tdeck = list(self.tdeck)
-        new.tdisc = list(self.tdisc)
-        new.ideck = list(self.ideck)
-        new.sdeck = list(self.sdeck)
-        new.faceup = list(self.faceup)
-        new.dice = list(self.dice)
-        new.used = list(self.used)
-        new.stack = list(self.stack)
-        new.hist = list(self.hist)
-        return new
+        return AxiaState(self.game, self)
+
+    def _copy_from(self, original: AxiaState) -> None:
+        """Take ``original``'s fields, copying every list one level deep."""
+        self.game = original.game
+        self.phase = original.phase
+        self.round = original.round
+        self.start = original.start
+        self.cur = original.cur
+        self.count = original.count
+        self.batch = original.batch
+        self.chance = list(original.chance)
+        self.grid = [list(x) for x in original.grid]
+        self.marks = [list(x) for x in original.marks]
+        self.spc = [list(x) for x in original.spc]
+        self.hands = [list(x) for x in original.hands]
+        self.items = [list(x) for x in original.items]
+        self.slots = [list(x) for x in original.slots]
+        self.offers = [list(x) for x in original.offers]
+        self.pending = list(original.pending)
+        self.tdeck = list(original.tdeck)
+        self.tdisc = list(original.tdisc)
+        self.ideck = list(original.ideck)
+        self.sdeck = list(original.sdeck)
+        self.faceup = list(original.faceup)
+        self.dice = list(original.dice)
+        self.used = list(original.used)
+        self.took = original.took
+        self.turn = original.turn
+        self.hit_done = original.hit_done
+        self.item_done = original.item_done
+        self.boost = original.boost
+        self.stack = list(original.stack)
+        self.hist = list(original.hist)
+        self._returns = original._returns
 
     # ------------------------------------------------------------------ positions
     def position(self) -> str:
@@ -848,14 +867,14 @@ class AxiaState(State):
         return format_position(self)
 
     @classmethod
-    def from_position(cls, game: AxiaGame, text: str) -> AxiaState:
+    def from_position(cls, game: AxiaGame, text: object) -> AxiaState:
         """Read :meth:`position` text back; :class:`InvalidPosition` when it is malformed."""
         state = cls(game)
         load_position(state, text)
         return state
 
     # ------------------------------------------------------------------ notation
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: object) -> str:
         """Notation of ``action`` here (see docs/games/axia.md)."""
         return action_text(self, action)
 
@@ -863,7 +882,7 @@ class AxiaState(State):
         """The legal moves with their notation (each id is legal: not checked again)."""
         return [Move(action, legal_action_text(self, action)) for action in self.legal_actions()]
 
-    def parse_action(self, text: str) -> int:
+    def parse_action(self, text: object) -> int:
         """The action id written as ``text`` in this state."""
         return parse_action(self, text)
 

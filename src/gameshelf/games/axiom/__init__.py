@@ -14,11 +14,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from gameshelf.core import Game, GameEntry, InvalidPosition, State
+from gameshelf.core.engines import is_compiled
 
-from . import accel  # noqa: F401  (first: it chooses compiled or pure board and actions)
+from . import actions as _actions
+from . import board as _board
+from . import state as _state
 from .options import OPTIONS
 from .render import render_svg as _render_svg
 from .state import AxiomActionInfo, AxiomGame, AxiomState
+
+COMPILED: bool = is_compiled(_board, _actions, _state)
+"""Whether the rules, move generator and state run compiled (mypyc) rather than from source."""
 
 
 def make_game(values: Mapping[str, Any]) -> Game:
@@ -62,6 +68,7 @@ ENTRY = GameEntry(
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 
 __all__ = [
+    "COMPILED",
     "ENTRY",
     "OPTIONS",
     "AxiomActionInfo",

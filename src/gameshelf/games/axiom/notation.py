@@ -164,7 +164,7 @@ class ParsedMove:
     dirs: tuple[int, ...]
 
 
-def parse_move(text: str) -> ParsedMove:
+def parse_move(text: object) -> ParsedMove:
     """Read ``S(..) S(..)d`` or ``C(..) C(..)d1 [d2]``; :class:`InvalidMove` says what is wrong."""
     if not isinstance(text, str):
         raise InvalidMove(f"an Axiom move must be text, not {type(text).__name__}")

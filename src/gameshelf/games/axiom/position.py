@@ -132,7 +132,7 @@ class Headers:
     listing: str
 
 
-def parse_headers(text: str) -> Headers:
+def parse_headers(text: object) -> Headers:
     """Split ``position()`` text into its headers and the listing (a bare listing: Black to
     move, ply 0, no result)."""
     if not isinstance(text, str):

@@ -113,7 +113,7 @@ class AxiomGame(Game):
         """The agreed start (``setup``), Black to move."""
         return AxiomState(self, self.setup.copy(), BLACK)
 
-    def state_from_position(self, text: str) -> AxiomState:
+    def state_from_position(self, text: object) -> AxiomState:
         """Read :meth:`AxiomState.position` text, or a bare listing (then Black to move).
 
         The ``ply`` and ``result`` headers must be what the engine itself would have written
@@ -469,7 +469,7 @@ class AxiomState(State):
             return format_sceptre_move(unpack(source), unpack(target), extra)
         return format_cube_move(unpack(source), unpack(target), extra)
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: object) -> str:
         """``S(..) S(..)f`` or ``C(..) C(..)d1 d2`` of a legal move of either side here (the
         ids of :meth:`legal_actions` and :meth:`moves_of`).
 
@@ -495,7 +495,7 @@ class AxiomState(State):
             moves.append(MoveObject(action, self.move_text(move)))
         return moves
 
-    def parse_action(self, text: str) -> int:
+    def parse_action(self, text: object) -> int:
         """The action id of ``text``; :class:`InvalidMove` when it is not Axiom notation."""
         parsed = _parse_move_cached(text) if isinstance(text, str) else parse_move(text)
         board = self.board

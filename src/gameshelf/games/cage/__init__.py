@@ -3,10 +3,18 @@
 Rules as implemented, options, notation and encodings: ``docs/games/cage.md``.
 """
 
+from gameshelf.core.engines import is_compiled
 from gameshelf.core.registry import GameEntry
 
+from . import actions as _actions
+from . import board as _board
+from . import geometry as _geometry
+from . import rules as _rules
 from .options import OPTIONS
 from .rules import CageGame, CageState, make_game
+
+COMPILED: bool = is_compiled(_actions, _board, _geometry, _rules)
+"""Whether the board transitions and the state run compiled (mypyc) rather than from source."""
 
 ENTRY = GameEntry(
     name="cage",
@@ -26,4 +34,4 @@ ENTRY = GameEntry(
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 
-__all__ = ["ENTRY", "OPTIONS", "CageGame", "CageState"]
+__all__ = ["COMPILED", "ENTRY", "OPTIONS", "CageGame", "CageState"]

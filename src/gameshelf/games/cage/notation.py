@@ -16,7 +16,7 @@ from .geometry import COLOURS, RING, TWISTS
 _MOVE_RE = re.compile(r"^(?:([WYROBG])([0-7])|T([0-2])([+-])|(F))$")
 
 
-def action_to_text(action: int) -> str:
+def action_to_text(action: object) -> str:
     """Notation of an action id (ids are the same in every state); :class:`InvalidMove` for
     a bool, a non-int or an id outside ``0..NUM_ACTIONS-1``."""
     if isinstance(action, bool) or not isinstance(action, int):
@@ -31,7 +31,7 @@ def action_to_text(action: int) -> str:
     return f"T{layer}{'+' if direction == 1 else '-'}"
 
 
-def text_to_action(text: str) -> int:
+def text_to_action(text: object) -> int:
     """Action id of notation ``text`` (case-insensitive, surrounding spaces ignored)."""
     if not isinstance(text, str):
         raise InvalidMove(f"a move must be text, not {type(text).__name__}")

@@ -87,7 +87,7 @@ def parse_columns(text: str, allowed: set[int]) -> list[int]:
     return board
 
 
-def parse_position(state: CageState, text: str) -> CageState:
+def parse_position(state: CageState, text: object) -> CageState:
     """Read a position string into ``state``, a fresh initial state of the game it belongs to.
 
     :class:`InvalidPosition` names the first problem found (the caller then drops ``state``).

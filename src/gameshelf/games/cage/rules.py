@@ -87,7 +87,7 @@ class CageGame(Game):
         """The empty cage, player 0 to move (the seed is unused: the Cage has no chance)."""
         return CageState(self)
 
-    def state_from_position(self, text: str) -> CageState:
+    def state_from_position(self, text: object) -> CageState:
         """Read a position string (``docs/games/cage.md``); the repetition count starts afresh."""
         state = parse_position(CageState(self), text)
         state.seen.clear()
@@ -177,7 +177,7 @@ class CageState(State):
         """Notation of ``action`` (:class:`InvalidMove` for anything but a Cage action id)."""
         return action_to_text(action)
 
-    def parse_action(self, text: str) -> int:
+    def parse_action(self, text: object) -> int:
         """Action id of notation ``text`` (legality not checked)."""
         return text_to_action(text)
 
