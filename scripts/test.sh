@@ -79,10 +79,25 @@ if [ $# -eq 0 ]; then
 else
   echo "== package: left out (pytest arguments given); scripts/package-smoke.sh runs it"
 fi
-echo "== pytest"
 log=$(mktemp)
 trap 'rm -f "$log"; stop_postgres' EXIT
-.venv/bin/python -m pytest -n auto -q "$@" 2>&1 | tee "$log"
-if tail -n 1 "$log" | grep -Eq '[0-9]+ (skipped|xfailed|xpassed)'; then
-  stop "some tests did not run (see the summary above): everything must run here"
+# Both engines: the rules' own suites once more on the Python source, then everything on the
+# engine the checkout runs (compiled where scripts/compile-engines.py could build it: a test
+# then holds every game to it).
+engine=pure
+[ -f src/gameshelf/_compiled.json ] && engine=compiled
+all_ran() {
+  if tail -n 1 "$log" | grep -Eq '[0-9]+ (skipped|xfailed|xpassed)'; then
+    stop "some tests did not run (see the summary above): everything must run here"
+  fi
+}
+if [ $# -eq 0 ]; then
+  echo "== pytest, pure Python engines: conformance, perft, golden files"
+  GAMESHELF_PURE=1 GAMESHELF_EXPECT_ENGINE=pure .venv/bin/python -m pytest -n auto -q \
+    tests/contract/test_conformance.py tests/contract/test_perft.py \
+    tests/contract/test_golden.py tests/core/test_engines.py 2>&1 | tee "$log"
+  all_ran
 fi
+echo "== pytest, $engine engines"
+GAMESHELF_EXPECT_ENGINE=$engine .venv/bin/python -m pytest -n auto -q "$@" 2>&1 | tee "$log"
+all_ran

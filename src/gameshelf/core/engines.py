@@ -80,16 +80,16 @@ def stale_builds(root: Path = _ROOT) -> list[str]:
     return stale
 
 
-def choose_engine() -> None:
-    """Put the source-only finder first when pure Python is asked for or the build is stale
-    (run once, by ``gameshelf/__init__.py``, before any game module is imported)."""
+def choose_engine(root: Path = _ROOT) -> None:
+    """Put the source-only finder first when pure Python is asked for or the build under
+    ``root`` is stale (run by ``gameshelf/__init__.py``, before any game module is imported)."""
     global pure_reason
     if any(isinstance(finder, _SourceFirst) for finder in sys.meta_path):
         return
     if pure_requested():
         pure_reason = f"{PURE_ENV} is set"
     else:
-        stale = stale_builds()
+        stale = stale_builds(root)
         if not stale:
             return
         pure_reason = f"the compiled build is older than {', '.join(stale)}"

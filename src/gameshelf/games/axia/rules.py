@@ -383,6 +383,10 @@ class AxiaState(State):
             return CHANCE
         return self.cur
 
+    def is_chance_node(self) -> bool:
+        """Whether a random step (a deal, a draw, a roll) comes next."""
+        return self.phase != PHASE_OVER and bool(self.chance)
+
     def is_terminal(self) -> bool:
         """Whether round 8 is over."""
         return self.phase == PHASE_OVER
