@@ -89,24 +89,33 @@ lists_games() {
   done
 }
 
-# engine_is KIND: Axiom's board module loads from a .so (compiled) or a .py (pure); where the
-# command line reports engines (games --verbose), it must say the same.
+# engine_is KIND: every module of the mypyc hook's list (pyproject.toml) loads from an extension
+# file in the compiled install and from its .py in the pure one, and `games --verbose` reports
+# the engine of each game to match (compiled where its modules are listed, pure elsewhere).
 engine_is() {
-  local kind=$1 bin=$work/venv-$1/bin file verbose
-  file=$("$bin/python" -c 'import gameshelf.games.axiom.board as b; print(b.__file__)') || return 1
-  echo "axiom board: $file"
-  case "$kind:$file" in
-    compiled:*.so | pure:*.py) ;;
-    *) return 1 ;;
-  esac
-  if "$bin/gameshelf" games --help 2>/dev/null | grep -q -- --verbose; then
-    verbose=$(timeout 60 "$bin/gameshelf" games --verbose) || return 1
-    if [ "$kind" = compiled ]; then
-      grep -q "engine: compiled" <<<"$verbose"
-    else
-      grep -q "engine: pure" <<<"$verbose" && ! grep -q "engine: compiled" <<<"$verbose"
-    fi
-  fi
+  local kind=$1 bin=$work/venv-$1/bin verbose
+  verbose=$(timeout 60 "$bin/gameshelf" games --verbose) || return 1
+  "$bin/python" - "$kind" "$root/pyproject.toml" "$verbose" <<'EOF'
+import importlib
+import re
+import sys
+import tomllib
+
+kind, pyproject, verbose = sys.argv[1:]
+with open(pyproject, "rb") as file:
+    hooks = tomllib.load(file)["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]
+paths = hooks["mypyc"]["include"]
+ok = True
+for path in paths:
+    module = importlib.import_module(path.removeprefix("src/").removesuffix(".py").replace("/", "."))
+    print(f"{module.__name__}: {module.__file__}")
+    ok &= module.__file__.endswith(".py") == (kind == "pure")
+reported = dict(re.findall(r"^(\S+) — [^\n]*\n\s+engine: (\w+)", verbose, re.MULTILINE))
+listed = {p.split("/")[3] for p in paths if p.startswith("src/gameshelf/games/")}
+wanted = {g: "compiled" if kind == "compiled" and g in listed else "pure" for g in reported}
+print(f"games --verbose: {reported}; expected {wanted}")
+sys.exit(0 if ok and reported and reported == wanted else 1)
+EOF
 }
 
 # fetch URL FILE: the body into FILE, the status and content type on stdout.
