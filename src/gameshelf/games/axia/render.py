@@ -88,7 +88,9 @@ def render_state(state: AxiaState, color: bool = False, viewer: int | None = Non
 
     g = state.game
     out = [
-        f"AXIA round {state.round}/8, {PHASE_NAMES[state.phase]} step, "
+        # Round 0 is the setup (scoring cards and the first placement), before the 8 rounds.
+        f"AXIA {f'round {state.round}/8' if state.round else 'setup'}, "
+        f"{PHASE_NAMES[state.phase]} step, "
         f"{state.describe_player(state.current_player())} to move"
     ]
     dice = []
