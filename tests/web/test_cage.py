@@ -159,7 +159,9 @@ def test_hot_seat_undo_and_keyboard(web_server: WebServer, browser_factory: Brow
     browser.find("#notation").send_keys("T1+\n")
     browser.wait(lambda: len(browser.finds("#move-list li[data-ply]")) == 1, what="T1+")
     browser.find("#notation").send_keys("T1-\n")
-    browser.wait(lambda: "illegal" in browser.text("#message").lower(), what="the refusal")
+    # The refusal says why, in words (no internal tags).
+    browser.wait(lambda: "reverse" in browser.text("#message").lower(), what="the refusal")
+    assert "/" not in browser.text("#message")
     assert browser.find("#notation").get_attribute("value") == "T1-"  # kept, to correct it
     assert browser.finds('.cage-turns button[data-turn="T1-"].forbidden')
     assert not browser.find('.cage-turns button[data-turn="T1-"]').is_enabled()

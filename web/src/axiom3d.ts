@@ -165,7 +165,7 @@ export function createAxiomBoard(): Board {
   for (const [face, letter] of [["y+", "N"], ["x+", "E"], ["y-", "S"], ["x-", "W"]] as const) {
     const sprite = textSprite(`${letter} ${face}`);
     sprite.userData = { face };
-    // Drawn over the structure, so a letter behind it still shows.
+    // Drawn over everything: a letter behind the structure was cut off or hidden by it.
     sprite.material.depthTest = false;
     sprite.renderOrder = 1;
     compass.add(sprite);
@@ -380,7 +380,7 @@ export function createAxiomBoard(): Board {
     const size = box.getSize(new THREE.Vector3());
     for (const sprite of compass.children) {
       const n = dirThree((sprite.userData as { face: string }).face);
-      sprite.position.set(middle.x + n.x * (size.x / 2 + 1.2), 0.25, middle.z + n.z * (size.z / 2 + 1.2));
+      sprite.position.set(middle.x + n.x * (size.x / 2 + 1.1), 0.25, middle.z + n.z * (size.z / 2 + 1.1));
     }
     for (const sprite of compass.children) {
       const reach = new THREE.Vector3(sprite.scale.x / 2, sprite.scale.y / 2, sprite.scale.x / 2);

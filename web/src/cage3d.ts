@@ -149,8 +149,8 @@ export function createCageBoard(): Board {
     labels.push(label);
   }
   // Which side is the front (column 1's side, as the notation and the grid below say).
-  const front = textSprite("front");
-  front.position.set(0, -half - 0.2, half + 0.95);
+  const front = textSprite("front", { ...LABEL, height: 0.36 });
+  front.position.set(0, -half - 0.25, half + 1.1); // on the base's rim, clear of the cubies
   front.material.depthTest = false; // seen from behind, it shows through the cage
   front.renderOrder = 1;
   root.add(front);
