@@ -525,7 +525,7 @@ def test_hostile_ids_and_names_are_refused_before_the_database(server: RunningSe
     ivy = _register(server, "Ivy")
     for match in ("\x00", "../etc", "0" * 32, "ABCDEF0123456789"):
         claim = ivy.post("/api/account/claim", json={"seats": [{"match": match, "token": "t"}]})
-        assert claim.status_code == 403 and _error(claim) == "auth/bad-token", match
+        assert claim.status_code == 400 and _error(claim) == "request/invalid", match
     joined = ivy.post("/api/matches/%00/join", json={})
     assert joined.status_code == 404 and _error(joined) == "match/not-found"
     for name in ("%00", "a%0Ab", "x" * 64):

@@ -12,7 +12,6 @@ environment imports this module, so every migrated database's metadata knows the
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,6 +23,7 @@ from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, delet
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from .contract import is_match_id
 from .db import Base, MatchRow, SeatRow, as_utc, hash_token, token_matches, utcnow
 from .errors import ServerError
 from .names import normalise_name
@@ -31,7 +31,6 @@ from .names import normalise_name
 if TYPE_CHECKING:
     from .db import Store
 
-MATCH_ID = re.compile(r"[0-9a-f]{16}")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # bounds the hashing work one request can ask for
 SESSION_COOKIE = "gameshelf_session"
@@ -241,7 +240,7 @@ class AccountStore:
         claimed: list[tuple[str, int]] = []
         with self.store.session() as session:
             for match_id, token in seats:
-                if not MATCH_ID.fullmatch(match_id):  # never reaches the database
+                if not is_match_id(match_id):  # never reaches the database
                     raise ServerError("auth/bad-token", "a match id is not one of this server's")
                 rows = session.scalars(
                     select(SeatRow).where(SeatRow.match_id == match_id, SeatRow.kind == "human")

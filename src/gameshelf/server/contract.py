@@ -12,6 +12,7 @@ contract types them as JSON objects.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -20,6 +21,19 @@ from pydantic_core import PydanticCustomError
 STRICT = ConfigDict(strict=True, extra="forbid")
 RequestId = Annotated[str | int, Field(description="the client's request id, echoed back")]
 View = dict[str, Any]
+MATCH_ID_PATTERN = "^[0-9a-f]{16}$"
+"""The shape of every match id the server hands out (``secrets.token_hex(8)``)."""
+MatchId = Annotated[
+    str, Field(pattern=MATCH_ID_PATTERN, description="a match id: 16 lowercase hex digits")
+]
+
+
+def is_match_id(text: str) -> bool:
+    """Whether ``text`` has the shape of a match id: anything else names no match, and is
+    refused before it reaches a lock or the database (PostgreSQL refuses a NUL in text)."""
+    return re.fullmatch(MATCH_ID_PATTERN, text) is not None
+
+
 TO_MOVE = (
     "the seat to move, -1 while chance is to act; -4 once the match is finished, whatever "
     "ended it (the board, a flag or a resignation)"
@@ -146,7 +160,7 @@ class HeldSeat(BaseModel):
     """A seat this browser holds: the match and the seat's secret token."""
 
     model_config = STRICT
-    match: str = Field(max_length=32)
+    match: MatchId
     token: str = Field(max_length=64)
 
 
@@ -431,7 +445,7 @@ class SeatProof(BaseModel):
     """A seat a guest's browser holds: the match and the seat's secret token."""
 
     model_config = STRICT
-    match: str = Field(max_length=32)
+    match: MatchId
     token: str = Field(max_length=64)
 
 

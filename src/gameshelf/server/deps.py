@@ -1,9 +1,13 @@
-"""Dependencies shared by the routes: the hub, the settings, the caller's address, rate limits."""
+"""Dependencies shared by the routes: the hub, the settings, the caller's address, rate limits,
+the match id of a path."""
 
 from __future__ import annotations
 
-from fastapi import Request, WebSocket
+from typing import Annotated
 
+from fastapi import Depends, Request, WebSocket
+
+from .contract import is_match_id
 from .errors import ServerError
 from .guard import RateLimiter
 from .hub import Hub
@@ -20,6 +24,18 @@ def get_settings(request: Request) -> ServerSettings:
     """The limits this app runs with."""
     settings: ServerSettings = request.app.state.settings
     return settings
+
+
+def match_id_path(match_id: str) -> str:
+    """The match id of a route's path: one that no match can have is not found, before any
+    lock or database sees it."""
+    if not is_match_id(match_id):
+        raise ServerError("match/not-found", "no such match (a match id is 16 hex digits 0-f)")
+    return match_id
+
+
+MatchIdPath = Annotated[str, Depends(match_id_path)]
+"""A path's ``{match_id}``, checked by :func:`match_id_path`."""
 
 
 def client_address(connection: Request | WebSocket) -> str:

@@ -14,7 +14,6 @@ import asyncio
 import json
 import logging
 import pickle
-import re
 import secrets
 import time
 from concurrent.futures import Executor
@@ -32,6 +31,7 @@ from gameshelf.core.rng import derive_seed, make_rng
 from . import clocks
 from .bots import choose_bot_action
 from .chat import ChatRooms
+from .contract import is_match_id
 from .db import MatchExtras, PendingMove, SeatInfo, Store, hash_token, token_matches
 from .errors import ServerError
 from .listing import named_result, seat_summary
@@ -45,7 +45,6 @@ from .vetting import CardSetCatalog, choose_seed, load_pinned, seed_commitment, 
 log = logging.getLogger("gameshelf.server")
 
 Ack = tuple["Client", str | int | None] | None
-MATCH_ID_RE = re.compile(r"[0-9a-f]{16}")
 """Match ids are 16 lowercase hex digits; anything else is unknown without a database look-up."""
 
 
@@ -311,7 +310,7 @@ class Hub:
         if runtime is not None:
             runtime.touched = time.monotonic()
             return runtime
-        if not MATCH_ID_RE.fullmatch(match_id):  # costs nothing: no lock, no database
+        if not is_match_id(match_id):  # costs nothing: no lock, no database
             raise ServerError("match/not-found", "no such match")
         if match_id in self.broken:
             raise self._unavailable(match_id)

@@ -740,7 +740,10 @@ export interface components {
          * @description A seat this browser holds: the match and the seat's secret token.
          */
         HeldSeat: {
-            /** Match */
+            /**
+             * Match
+             * @description a match id: 16 lowercase hex digits
+             */
             match: string;
             /** Token */
             token: string;
@@ -1315,7 +1318,10 @@ export interface components {
          * @description A seat a guest's browser holds: the match and the seat's secret token.
          */
         SeatProof: {
-            /** Match */
+            /**
+             * Match
+             * @description a match id: 16 lowercase hex digits
+             */
             match: string;
             /** Token */
             token: string;

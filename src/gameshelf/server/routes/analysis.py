@@ -28,7 +28,7 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from ..bots import analyse_match, hint_move
 from ..contract import AnalysedMove, AnalysedPly, AnalysisRequest, Hint, MatchAnalysis
-from ..deps import get_hub, limit_replays
+from ..deps import MatchIdPath, get_hub, limit_replays
 from ..errors import ServerError
 from ..hub import Hub, Runtime
 
@@ -145,7 +145,7 @@ async def _compute(hub: Hub, runtime: Runtime, seat: int | None) -> MatchAnalysi
 
 @router.get("/api/matches/{match_id}/analysis", dependencies=[Depends(limit_replays)])
 async def match_analysis(
-    match_id: str,
+    match_id: MatchIdPath,
     request: Request,
     hub: HubDep,
     seat: Annotated[int | None, Query(ge=0, le=7)] = None,
@@ -156,7 +156,7 @@ async def match_analysis(
 
 @router.post("/api/matches/{match_id}/analysis", dependencies=[Depends(limit_replays)])
 async def seat_analysis(
-    match_id: str, body: AnalysisRequest, request: Request, hub: HubDep
+    match_id: MatchIdPath, body: AnalysisRequest, request: Request, hub: HubDep
 ) -> MatchAnalysis:
     """The analysis of a finished match for the seat of the given token."""
     runtime = await hub.current(match_id)
@@ -177,7 +177,7 @@ def hint_refusal(runtime: Runtime, seat: int) -> str | None:
 
 
 @router.post("/api/matches/{match_id}/hint", dependencies=[Depends(limit_replays)])
-async def hint(match_id: str, body: AnalysisRequest, hub: HubDep) -> Hint:
+async def hint(match_id: MatchIdPath, body: AnalysisRequest, hub: HubDep) -> Hint:
     """The best move for the token's seat: on its turn, in a game against bots only."""
     runtime = await hub.current(match_id)
     (seat,) = hub.seats_of_tokens(runtime, [body.token])

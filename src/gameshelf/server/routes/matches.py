@@ -22,7 +22,7 @@ from ..contract import (
     SeatSummary,
 )
 from ..db import as_utc, utcnow
-from ..deps import get_hub, limit_creates, limit_joins, limit_replays
+from ..deps import MatchIdPath, get_hub, limit_creates, limit_joins, limit_replays
 from ..hub import Hub
 from ..listing import list_details, named_result, roles_of, seat_summary
 from ..names import normalise_name
@@ -88,7 +88,7 @@ async def list_matches(
 
 
 @router.get("/api/matches/{match_id}")
-async def get_match(match_id: str, hub: HubDep, request: Request) -> MatchSummary:
+async def get_match(match_id: MatchIdPath, hub: HubDep, request: Request) -> MatchSummary:
     """Public facts of one match (seats, status, result; the seed's commitment, and the
     seed itself once the game is over)."""
     summary = MatchSummary(**hub.summary(await hub.current(match_id)))
@@ -97,7 +97,9 @@ async def get_match(match_id: str, hub: HubDep, request: Request) -> MatchSummar
 
 
 @router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])
-async def join(match_id: str, body: JoinRequest, hub: HubDep, request: Request) -> JoinResponse:
+async def join(
+    match_id: MatchIdPath, body: JoinRequest, hub: HubDep, request: Request
+) -> JoinResponse:
     """Take a free seat; the answer holds the seat's secret token (keep it private)."""
     name = normalise_name(body.name)
     runtime = await hub.runtime(match_id)
@@ -112,7 +114,7 @@ async def join(match_id: str, body: JoinRequest, hub: HubDep, request: Request) 
 
 
 @router.get("/api/matches/{match_id}/record")
-async def record(match_id: str, hub: HubDep) -> MatchRecord:
+async def record(match_id: MatchIdPath, hub: HubDep) -> MatchRecord:
     """The game record of a finished match (JSON, replayable with `gameshelf replay`)."""
     runtime = await hub.current(match_id)
     finished = await asyncio.to_thread(hub.store.finished_at, match_id)
@@ -131,20 +133,20 @@ async def _replay(hub: Hub, match_id: str, tokens: list[str], all_seats: bool) -
 
 
 @router.get("/api/matches/{match_id}/replay", dependencies=[Depends(limit_replays)])
-async def public_replay(match_id: str, hub: HubDep, all_seats: bool = False) -> Replay:
+async def public_replay(match_id: MatchIdPath, hub: HubDep, all_seats: bool = False) -> Replay:
     """Every ply's public view (and, once the game is over, with ``all_seats=true``, every
     seat's view), computed by the engine: what a replay draws."""
     return await _replay(hub, match_id, [], all_seats)
 
 
 @router.post("/api/matches/{match_id}/replay", dependencies=[Depends(limit_replays)])
-async def seat_replay(match_id: str, body: ReplayRequest, hub: HubDep) -> Replay:
+async def seat_replay(match_id: MatchIdPath, body: ReplayRequest, hub: HubDep) -> Replay:
     """Like the GET, plus the views of the seats whose tokens are given (a player's own
     hidden cards in their own replay)."""
     return await _replay(hub, match_id, body.tokens, body.all_seats)
 
 
 @router.get("/api/matches/{match_id}/data")
-async def match_data(match_id: str, hub: HubDep) -> MatchData:
+async def match_data(match_id: MatchIdPath, hub: HubDep) -> MatchData:
     """Game data the match's views refer to (AXIA: the card set it was created with)."""
     return MatchData(**hub.match_data(await hub.runtime(match_id)))

@@ -14,9 +14,9 @@ from sqlalchemy import select
 from ..accounts import AccountRow, AccountStore, RatedMatchRow, RatingRow, SeatAccountRow
 from ..contract import MatchPlayers, PlayerGame, PlayerPage, PlayerRating, SeatHolder
 from ..db import MatchRow, as_utc
-from ..deps import get_hub
+from ..deps import MatchIdPath, get_hub
 from ..errors import ServerError
-from ..hub import MATCH_ID_RE, Hub
+from ..hub import Hub
 from ..ratings import game_of, ordinal
 from .accounts import get_accounts
 from .pages import index
@@ -153,13 +153,11 @@ async def player(
 
 @router.get("/api/matches/{match_id}/players")
 async def match_players(
-    match_id: str,
+    match_id: MatchIdPath,
     hub: Annotated[Hub, Depends(get_hub)],
     accounts: Annotated[AccountStore, Depends(get_accounts)],
 ) -> MatchPlayers:
     """Whether a match is rated and which of its seats accounts hold."""
-    if not MATCH_ID_RE.fullmatch(match_id):
-        raise ServerError("match/not-found", "no such match")
     runtime = await hub.runtime(match_id)
     holders, rated = await asyncio.to_thread(_holders, accounts, match_id)
     return MatchPlayers(
