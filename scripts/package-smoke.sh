@@ -4,7 +4,7 @@
 # each with the server extra into a fresh venv, and from a temp dir check that
 # - `gameshelf games` lists axia, axiom and cage, and the engine is compiled or pure as built;
 # - `gameshelf serve` serves the browser table (/) and the JS asset it loads;
-# - bot-against-bot games of Axiom and Cage play to the end.
+# - a bot-against-bot game of each game plays to the end.
 # Builds run in .venv (the dev extra holds build, hatchling, hatch-mypyc and the pinned mypy);
 # installs use constraints.txt. Every step has a time limit; temp dirs and the server go away
 # at the end (GAMESHELF_SMOKE_KEEP=1 keeps the temp dir, to look into a failure). One line per
@@ -184,8 +184,9 @@ try_wheel() {
   check "$kind: the engine is $kind" engine_is "$kind"
   check "$kind: gameshelf serve serves / and its JS asset" serves_the_table "$kind"
   stop_server
-  check "$kind: a bot game of axiom plays to the end" plays "$kind" axiom
-  check "$kind: a bot game of cage plays to the end" plays "$kind" cage
+  for game in axia axiom cage; do
+    check "$kind: a bot game of $game plays to the end" plays "$kind" "$game"
+  done
   cd "$root" || return
 }
 
