@@ -19,10 +19,15 @@ import random
 import time
 from collections import defaultdict
 
-import gymnasium as gym
-import numpy as np
+from gameshelf.extras import missing_extra
 
-import gameshelf.rl.gymnasium  # noqa: F401  (registers gameshelf/Cage-v0)
+try:  # before any work: without the extra, one line saying what to install
+    import gymnasium as gym
+    import numpy as np
+
+    import gameshelf.rl.gymnasium  # noqa: F401  (registers gameshelf/Cage-v0)
+except ImportError as error:
+    missing_extra("examples/cage_tabular.py", "rl", error)
 
 GAME = "cage(stock=3:3,max_plies=30)"
 

@@ -16,11 +16,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found]
-from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+from gameshelf.extras import missing_extra
 
-import gameshelf.rl.openspiel  # noqa: F401  (registers the games with pyspiel)
+try:  # before any work: without the extra, one line saying what to install
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found]
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+
+    import gameshelf.rl.openspiel  # noqa: F401  (registers the games with pyspiel)
+except ImportError as error:
+    missing_extra("examples/openspiel_bots.py", "rl", error)
 
 
 def play(game: Any, bot_step: Callable[[Any], int], rng: np.random.RandomState) -> list[float]:

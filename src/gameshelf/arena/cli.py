@@ -100,10 +100,13 @@ def solve_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def arena_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Handler of ``gameshelf arena``."""
-    from .report import report_text
+    from .report import chart_missing, report_text
     from .tournament import TournamentConfig, parse_agents, run_tournament, text_progress
 
     stream = out or sys.stdout
+    no_chart = chart_missing() if args.out is not None else None
+    if no_chart is not None:  # said before the games, not found out after them
+        print(f"arena: {no_chart}; the rest is written", file=sys.stderr)
     try:
         engines = getattr(args, "engine", None) or []
         if engines:
@@ -135,5 +138,8 @@ def arena_command(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream.write(f"{result.game_string}: {len(result.results)} games\n")
     stream.write(report_text(result) + "\n")
     if config.out is not None:
-        stream.write(f"records, summary.json, results.md and ratings.png in {config.out}\n")
+        chart = "" if no_chart is not None else " and ratings.png"
+        stream.write(f"records, summary.json, results.md{chart} in {config.out}\n")
+        if no_chart is not None:
+            stream.write(f"{no_chart}\n")
     return 0

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from gameshelf.extras import install_hint
 
 if TYPE_CHECKING:
     from .results import TournamentResult
@@ -70,8 +73,18 @@ def orders_table(result: TournamentResult) -> str:
     return "\n".join(lines)
 
 
+def chart_missing() -> str | None:
+    """Why no chart can be drawn here (matplotlib is not installed), or None."""
+    if importlib.util.find_spec("matplotlib") is not None:
+        return None
+    return f"no ratings.png: it needs matplotlib from the arena extra: {install_hint('arena')}"
+
+
 def chart(result: TournamentResult, path: Path) -> None:
-    """A bar chart: ratings with ±2 sigma error bars (solo games: mean scores)."""
+    """A bar chart: ratings with ±2 sigma error bars (solo games: mean scores). Without
+    matplotlib nothing is drawn (:func:`chart_missing` says so)."""
+    if chart_missing() is not None:
+        return
     import matplotlib
 
     matplotlib.use("Agg")
