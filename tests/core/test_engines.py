@@ -7,6 +7,8 @@ import hashlib
 import importlib
 import json
 import os
+import pickle
+import random
 import subprocess
 import sys
 import textwrap
@@ -136,3 +138,26 @@ def test_a_stale_build_runs_the_source_with_a_warning(tmp_path: Path) -> None:
 def test_the_version_and_the_games_come_from_one_install() -> None:
     assert gameshelf.__version__
     assert available_games() == ["axia", "axiom", "cage"]
+
+
+@pytest.mark.parametrize("name", ["axia", "axiom", "cage"])
+def test_games_and_states_pickle_on_either_engine(name: str) -> None:
+    # Bot workers and the arena's processes receive games and states by pickle; a compiled
+    # class has no __dict__, so each game says how it is rebuilt.
+    for options in game_entry(name).test_option_sets:
+        game = gameshelf.load(f"{name}({options})" if options else name)
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy.game_string == game.game_string
+        state, rng = game.new_initial_state(seed=3), random.Random(5)
+        for _ in range(25):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        again = pickle.loads(pickle.dumps(state))
+        assert type(again) is type(state)
+        assert again.position() == state.position()
+        assert again.history() == state.history()
+        assert again.legal_actions() == state.legal_actions()

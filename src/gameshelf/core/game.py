@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -360,3 +360,12 @@ def _take_over(target: State, source: State) -> None:
     if hasattr(source, "__dict__"):
         target.__dict__.clear()
         target.__dict__.update(source.__dict__)
+
+
+def restore_state(cls: Callable[[Any], State], game: Game, fields: dict[str, Any]) -> State:
+    """A state of ``cls`` for ``game`` holding ``fields`` (what a compiled state's
+    ``__reduce__`` names: a compiled class has no ``__dict__`` for pickle to fill)."""
+    state = cls(game)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state

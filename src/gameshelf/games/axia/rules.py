@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
-from gameshelf.core.game import CHANCE, TERMINAL, Game, Move, State
+from gameshelf.core.game import CHANCE, TERMINAL, Game, Move, State, restore_state
 from gameshelf.core.spec import GameSpec
 
 from . import actions as A
@@ -90,6 +90,10 @@ def _uniform_cumulative(n: int) -> list[float]:
 
 class AxiaGame(Game):
     """A configured AXIA game (players, card file, variants)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by its option values (a compiled game has no ``__dict__`` to pickle)."""
+        return AxiaGame, (self.params,)
 
     def __init__(self, values: Mapping[str, Any]) -> None:
         self.params = dict(values)
@@ -165,6 +169,15 @@ class AxiaGame(Game):
     def state_from_position(self, text: object) -> AxiaState:
         """Read a position written by :meth:`AxiaState.position`."""
         return AxiaState.from_position(self, text)
+
+
+_STATE_FIELDS = (
+    "phase", "round", "start", "cur", "count", "batch", "chance", "grid", "marks", "spc",
+    "hands", "items", "slots", "offers", "pending", "tdeck", "tdisc", "ideck", "sdeck",
+    "faceup", "dice", "used", "took", "turn", "hit_done", "item_done", "boost", "stack",
+    "hist", "_returns",
+)  # fmt: skip
+"""Every field of a state but its game (what pickling carries)."""
 
 
 class AxiaState(State):
@@ -830,6 +843,11 @@ class AxiaState(State):
     def clone(self) -> AxiaState:
         """An independent copy (lists copied one level deep; everything inside is immutable)."""
         return AxiaState(self.game, self)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle field by field (a compiled state has no ``__dict__`` for pickle to take)."""
+        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
+        return restore_state, (AxiaState, self.game, fields)
 
     def _copy_from(self, original: AxiaState) -> None:
         """Take ``original``'s fields, copying every list one level deep."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gameshelf.core.errors import GameOver
-from gameshelf.core.game import TERMINAL, Game, State
+from gameshelf.core.game import TERMINAL, Game, State, restore_state
 from gameshelf.core.spec import GameSpec
 
 from .actions import (
@@ -83,6 +83,10 @@ class CageGame(Game):
         self.max_plies = config.max_plies
         self.repetition_draw = config.repetition_draw
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by its option values (a compiled game has no ``__dict__`` to pickle)."""
+        return CageGame, (self.spec.params,)
+
     def new_initial_state(self, seed: int | None = None) -> CageState:
         """The empty cage, player 0 to move (the seed is unused: the Cage has no chance)."""
         return CageState(self)
@@ -96,23 +100,26 @@ class CageGame(Game):
         return state
 
 
+_STATE_FIELDS = (
+    "_history",
+    "board",
+    "heights",
+    "last",
+    "left",
+    "open",
+    "outcome",
+    "player",
+    "ply",
+    "prev_board",
+    "seen",
+)
+"""Every field of a state but its game (what pickling carries)."""
+
+
 class CageState(State):
     """A Cage position: board, cubies left, player to move, the last move and the result."""
 
-    __slots__ = (
-        "_history",
-        "board",
-        "game",
-        "heights",
-        "last",
-        "left",
-        "open",
-        "outcome",
-        "player",
-        "ply",
-        "prev_board",
-        "seen",
-    )
+    __slots__ = ("game", *_STATE_FIELDS)
 
     def __init__(self, game: CageGame, original: CageState | None = None) -> None:
         # A copy is built here too, not through ``__new__``: a compiled class has no
@@ -172,6 +179,11 @@ class CageState(State):
     def clone(self) -> CageState:
         """An independent copy."""
         return CageState(self.game, self)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle field by field (a compiled state has no ``__dict__`` for pickle to take)."""
+        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
+        return restore_state, (CageState, self.game, fields)
 
     def action_to_string(self, action: object) -> str:
         """Notation of ``action`` (:class:`InvalidMove` for anything but a Cage action id)."""
