@@ -24,6 +24,7 @@ PACKAGE = "gameshelf"
 
 LAYERS: dict[str, int] = {
     "core": 0,
+    "extras": 0,  # standard library only: the install line of an optional extra
     "games": 1,
     "agents": 2,
     "arena": 2,
