@@ -101,3 +101,21 @@ def test_which_urls_name_a_file(url: str, expected: Path | None) -> None:
 def test_a_database_in_a_writable_folder_passes(tmp_path: Path) -> None:
     db.check_database_folder(f"sqlite:///{tmp_path / 'fresh.sqlite3'}")
     db.check_database_folder("postgresql+psycopg://u:p@localhost/db")  # not ours to look at
+
+
+def test_a_sqlite_file_another_server_holds_is_one_line_before_any_url(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from gameshelf.server.cluster import SingleProcessGuard
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    holder = SingleProcessGuard(url)
+    holder.acquire()  # what a running server holds
+    try:
+        status, out, err = serve(capsys, url)
+    finally:
+        holder.release()
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "another gameshelf server" in err and "PostgreSQL" in err
+    status, out, err = serve(capsys, url)  # free again: the check passes, the busy port stops it
+    assert "another gameshelf server" not in err

@@ -258,12 +258,19 @@ def _needs_server_extra(error: ImportError) -> GameshelfError:
 
 def check_serve_arguments(args: argparse.Namespace) -> None:
     """Raise a one-line error for what would stop ``serve`` only after it printed its URL: a
-    busy port, or a database folder that is missing or not writable."""
+    busy port, a database folder that is missing or not writable, or a SQLite file that another
+    server holds."""
     try:
         from gameshelf.server.db import check_database_folder
     except ImportError as exc:
         raise _needs_server_extra(exc) from None
     check_database_folder(_database_url(args))
+    from gameshelf.server.cluster import SingleProcessGuard
+
+    try:
+        SingleProcessGuard(_database_url(args)).check_free()
+    except RuntimeError as exc:
+        raise GameshelfError(str(exc)) from None
     check_port_free(args.host, args.port)
 
 

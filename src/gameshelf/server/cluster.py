@@ -203,6 +203,12 @@ class SingleProcessGuard:
         handle.flush()
         self.handle = handle
 
+    def check_free(self) -> None:
+        """Raise ``RuntimeError`` (as :meth:`acquire`) when another server holds the file now;
+        a command line asks this before it prints its URL."""
+        self.acquire()
+        self.release()
+
     def release(self) -> None:
         """Let the lock go (at shutdown)."""
         if self.handle is not None:
