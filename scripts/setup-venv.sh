@@ -16,7 +16,7 @@ has_games() {
 sys.exit(not e(group="gameshelf.games"))' 2>/dev/null
 }
 # The engine modules listed in pyproject.toml, compiled in place with mypyc when their sources
-# changed (needs mypyc, which the dev extra brings, and a C compiler; without them it says so in
+# changed (needs mypyc, installed with mypy below, and a C compiler; without them it says so in
 # one line and the engines stay pure Python). It exits non-zero only for a broken module list.
 compile_engines() {
   .venv/bin/python scripts/compile-engines.py
@@ -37,7 +37,8 @@ if [ ! -x .venv/bin/python ]; then
   }
 fi
 echo "setup: installing gameshelf[$extra] into .venv" >&2
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[$extra]"
+# mypy brings mypyc, which compiles the engines below (so scripts/start.sh runs them compiled too).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[$extra]" mypy
 if ! has_games; then
   echo "setup: the install registered no game (entry points of group gameshelf.games missing)" >&2
   exit 1
