@@ -13,10 +13,17 @@ import pytest
 
 import gameshelf
 from gameshelf.games.axiom.actions import CUBE, decode
-from gameshelf.games.axiom.board import pack, unpack
+from gameshelf.games.axiom.board import GROUND, pack, unpack
 from gameshelf.games.axiom.explain import placement_problem
+from gameshelf.games.axiom.generator import (
+    ENTRY_MASK,
+    MoveGenerator,
+    key_anchor,
+    key_entry,
+    make_key,
+)
 from gameshelf.games.axiom.geometry import masks_for, popcount
-from gameshelf.games.axiom.state import AxiomState
+from gameshelf.games.axiom.state import AxiomGame, AxiomState
 
 
 def brute_force(state: AxiomState) -> set[tuple[object, ...]]:
@@ -79,3 +86,30 @@ def test_generator_matches_brute_force(game_string: str) -> None:
             state.apply_action(rng.choice(state.legal_actions()))
             ply += 1
     assert checked >= 6
+
+
+def test_key_helpers_round_trip() -> None:
+    for entry in (0, 1, GROUND | 63, ENTRY_MASK):
+        for anchor in (-1, 0, 5, 71):
+            key = make_key(entry, anchor)
+            assert (key_entry(key), key_anchor(key)) == (entry, anchor)
+    # keys in ascending order are cells in ascending anchor code (the order of their ids)
+    assert make_key(ENTRY_MASK, 3) < make_key(0, 4)
+
+
+def test_each_game_owns_its_generator_and_its_memo_is_bounded() -> None:
+    plain, overhang = gameshelf.load("axiom"), gameshelf.load("axiom(allow_overhang=true)")
+    assert isinstance(plain, AxiomGame) and isinstance(overhang, AxiomGame)
+    assert plain.generator is not overhang.generator
+    assert overhang.generator.options.allow_overhang
+    small = MoveGenerator(plain.options, memo_bound=5)
+    rng = random.Random(11)
+    state = plain.new_initial_state()
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        board, me = state.board, state.to_move
+        assert small.legal_ids(board, me) == state.legal_actions()
+        assert small.memo_size() <= 5
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert plain.generator.memo_size() > 5  # the game's own memo was not the small one

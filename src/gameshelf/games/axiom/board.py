@@ -493,30 +493,17 @@ def mask_problem(
     return "", -1
 
 
-_FITS: dict[tuple[bool, bool, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-
-
 def fitting_masks(opts: AxiomOptions, entry: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The dome sets of one- and of two-domed cubes that fit an empty cell with target entry
-    ``entry`` (memoised: the answer depends on 13 bits and two options)."""
-    key = (opts.allow_overhang, opts.forbid_recess_contact, entry & 0x1FFF)
-    found = _FITS.get(key)
-    if found is None:
-        touching, facing, ground = entry & 63, entry >> 6 & 63, bool(entry & GROUND)
-        if cell_problem(opts, touching, ground):
-            found = ((), ())
-        else:
-            one, two = (
-                tuple(
-                    m
-                    for m in masks_for(domes)
-                    if not mask_problem(opts, ground, touching, facing, m)[0]
-                )
-                for domes in (1, 2)
-            )
-            found = (one, two)
-        _FITS[key] = found
-    return found
+    ``entry`` (the move generator keeps the answers, see :mod:`.generator`)."""
+    touching, facing, ground = entry & 63, entry >> 6 & 63, bool(entry & GROUND)
+    if cell_problem(opts, touching, ground):
+        return ((), ())
+    one, two = (
+        tuple(m for m in masks_for(domes) if not mask_problem(opts, ground, touching, facing, m)[0])
+        for domes in (1, 2)
+    )
+    return (one, two)
 
 
 def entry_without(entry: int, e: int) -> int:
@@ -709,10 +696,6 @@ def splitting(board: Board, source: int) -> Split | None:
     return groups, need
 
 
-_BITS: Final[tuple[int, ...]] = tuple(bin(mask).count("1") for mask in range(1 << 12))
-"""How many bits each mask of 12 bits has (a table: compiled, ``int.bit_count`` is a call)."""
-
-
 def connection_problem(board: Board, split: Split | None, target: int, touching: int = 63) -> str:
     """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not);
     ``touching``: the directions of the cubes next to ``target`` when the caller knows them
@@ -720,7 +703,7 @@ def connection_problem(board: Board, split: Split | None, target: int, touching:
     if split is None:
         return ""
     groups, need = split
-    if _BITS[touching] < need:
+    if touching.bit_count() < need:
         return SPLITS  # (each cube touched is in one group at most)
     rank = board.rank
     found = 0
@@ -729,7 +712,7 @@ def connection_problem(board: Board, split: Split | None, target: int, touching:
             r = rank.get(target + STEP[e])
             if r is not None:
                 found |= groups[r]
-    return SPLITS if _BITS[found] < need else ""
+    return SPLITS if found.bit_count() < need else ""
 
 
 def restore_cube(board: Board, cell: int, value: int) -> None:

@@ -2,8 +2,9 @@
 
 A state holds one :class:`~.board.Board` (the only representation of the position), the side
 to move, the ply count, the result once there is one, and how often each position occurred
-(keyed by :func:`~.board.repetition_key`). Legal moves come from :func:`.actions.legal_ids`,
-refusals are worded by :mod:`.explain`, text forms by :mod:`.position` and :mod:`.notation`.
+(keyed by :func:`~.board.repetition_key`). Legal moves come from the game's
+:class:`~.generator.MoveGenerator`, refusals are worded by :mod:`.explain`, text forms by
+:mod:`.position` and :mod:`.notation`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from .actions import (
     anchor_code,
     decode,
     encode,
-    legal_ids,
 )
 from .board import (
     HALF,
@@ -47,6 +47,7 @@ from .board import (
     unpack,
 )
 from .explain import FORCED_ONLY, placement_problem, sceptre_problem
+from .generator import MoveGenerator
 from .geometry import BLACK, COLOR_NAMES, WHITE, Cell, Cubes, Sceptre, format_cell, is_valid_mask
 from .notation import (
     ParsedMove,
@@ -77,6 +78,8 @@ class AxiomGame(Game):
 
     def __init__(self, values: Mapping[str, Any], specs: tuple[Any, ...] = ()) -> None:
         self.options = AxiomOptions.from_values(values)
+        self.generator = MoveGenerator(self.options)
+        """This game's legal-move generator (it keeps what it learns about target cells)."""
         self.setup_text = self.options.setup
         try:
             cubes, sceptres = parse_setup(self.setup_text)
@@ -259,7 +262,7 @@ class AxiomState(State):
             if self.outcome is not None:
                 legal = []
             else:
-                legal = legal_ids(self.game.options, self.board, self.to_move)
+                legal = self.game.generator.legal_ids(self.board, self.to_move)
             self._legal = legal
         return legal
 
@@ -276,7 +279,7 @@ class AxiomState(State):
             return list(self._legal_ids())
         if self.outcome is not None:
             return []
-        return legal_ids(self.game.options, self.board, player)
+        return self.game.generator.legal_ids(self.board, player)
 
     def action_info(self, action: int) -> AxiomActionInfo:
         """What ``action`` (an id of :meth:`legal_actions` or :meth:`moves_of`) does here.

@@ -1,0 +1,331 @@
+"""Axiom's legal-move generator: every legal action id of one side, ascending.
+
+Sceptre moves come from :func:`~.board.sceptre_faces`. Cube moves are the bulk of a position's
+moves and are found through *target keys*: what a cube placed in an empty cell may show
+depends only on that cell's neighbourhood (its target entry, see :mod:`.board`), and the ids
+of those placements only on the neighbourhood, the anchor the id names the cell by (see
+:mod:`.actions`), the lifted cube's rank and its number of domes. A :class:`MoveGenerator`,
+owned by one game and built from its options, keeps the answers per target key, so that a
+position's cube moves are mostly looked up.
+
+Target key layout (an int below ``2**20``):
+
+* bits 0-12: the cell's target entry (:data:`ENTRY_BITS`);
+* bits 13 and up: the anchor code + 1, where the anchor code is ``anchor_rank * 6 +
+  anchor_dir`` (:func:`~.actions.anchor_code`) and 0 means the cell touches no cube.
+
+Keys in ascending order are cells in ascending anchor code, which is the order of their ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .actions import SCEPTRE_ACTIONS, WIDTH
+from .board import (
+    STEP,
+    Board,
+    Split,
+    closed_cells,
+    connection_problem,
+    entry_without,
+    fitting_masks,
+    holders,
+    landing,
+    lift_problem,
+    sceptre_faces,
+    splitting,
+)
+from .geometry import PLACEMENT_INDEX
+from .options import AxiomOptions
+
+ENTRY_BITS: Final = 13
+"""The low bits of a target key: the cell's target entry."""
+ENTRY_MASK: Final = (1 << ENTRY_BITS) - 1
+SOURCE_STRIDE: Final = 12 * 6 * WIDTH
+"""How far apart the cube-move ids of two lifted cubes of neighbouring rank start."""
+MEMO_BOUND: Final = 20_000
+"""The most target keys a generator remembers before it starts again (a few thousand are
+typical of a game; the bound keeps a long-running process's memory flat)."""
+
+_ANCHOR_SEARCH: Final[tuple[int, ...]] = (1, 3, 5, 4, 2, 0)
+"""Directions from a cell to its neighbours in ascending packed-cell order (x-, y-, z-, z+,
+y+, x+): ranks follow that order, so the anchor (the lowest-ranked neighbour) is the first
+neighbour found in it."""
+_FIRST_NEIGHBOUR: Final[tuple[int, ...]] = tuple(
+    next((d for d in _ANCHOR_SEARCH if touching >> d & 1), -1) for touching in range(64)
+)
+"""For each mask of neighbour directions, the direction of the anchor (-1: none)."""
+_DIRECTION: Final[dict[int, int]] = {offset: e for e, offset in enumerate(STEP)}
+"""The direction of each packed neighbour offset."""
+
+
+def make_key(entry: int, anchor: int) -> int:
+    """The target key of a cell with target entry ``entry`` and anchor code ``anchor``
+    (-1: no neighbour)."""
+    return entry | (anchor + 1) << ENTRY_BITS
+
+
+def key_entry(key: int) -> int:
+    """The target entry of a key."""
+    return key & ENTRY_MASK
+
+
+def key_anchor(key: int) -> int:
+    """The anchor code of a key (-1: the cell touches no cube)."""
+    return (key >> ENTRY_BITS) - 1
+
+
+def cell_key(cell: int, entry: int, rank: dict[int, int]) -> int:
+    """The target key of the empty cell ``cell`` with target entry ``entry`` on a board whose
+    cubes have ranks ``rank``."""
+    d = _FIRST_NEIGHBOUR[entry & 63]
+    if d < 0:
+        return make_key(entry, -1)
+    # the anchor lies in direction d of the cell; the code names the cell from it (d ^ 1)
+    return make_key(entry, rank[cell + STEP[d]] * 6 + (d ^ 1))
+
+
+class TargetIds:
+    """What one target key allows: the ids of each dome set that fits, for each lifted cube.
+
+    ``fits[domes - 1]`` are the ids, ascending, for a lifted cube of rank 0 (the others lie
+    :data:`SOURCE_STRIDE` higher per rank); ``by_source[rank * 2 + domes - 1]`` are those
+    ids moved to the lifted cube's rank, made once and then handed out as they are.
+    """
+
+    __slots__ = ("by_source", "fits")
+
+    def __init__(self, fits: list[tuple[int, ...]]) -> None:
+        self.fits = fits
+        self.by_source: list[tuple[int, ...] | None] = [None] * 24
+
+    def ids(self, rank: int, domes: int) -> tuple[int, ...]:
+        """The ids for a lifted cube of rank ``rank`` with ``domes`` domes."""
+        slot = rank * 2 + domes - 1
+        found = self.by_source[slot]
+        if found is None:
+            offset = rank * SOURCE_STRIDE
+            found = tuple([offset + action for action in self.fits[domes - 1]])
+            self.by_source[slot] = found
+        return found
+
+
+class Source:
+    """A cube the side to move may lift: its cell, rank and number of domes."""
+
+    __slots__ = ("cell", "domes", "rank")
+
+    def __init__(self, cell: int, rank: int, domes: int) -> None:
+        self.cell = cell
+        self.rank = rank
+        self.domes = domes
+
+
+class MoveGenerator:
+    """The legal-move generator of one game's options, with its memo of target keys."""
+
+    __slots__ = ("_targets", "memo_bound", "options")
+
+    def __init__(self, options: AxiomOptions, memo_bound: int = MEMO_BOUND) -> None:
+        self.options = options
+        self.memo_bound = memo_bound
+        """The most target keys remembered; the memo starts again beyond it."""
+        self._targets: dict[int, TargetIds] = {}
+
+    def memo_size(self) -> int:
+        """How many target keys the memo holds now."""
+        return len(self._targets)
+
+    def legal_ids(self, board: Board, me: int) -> list[int]:
+        """Every legal action id of ``me`` on ``board``, ascending (the game not yet over).
+
+        With ``self_capture=only_if_forced`` a move onto the cube of the mover's other sceptre
+        is listed only when there is no other move.
+        """
+        ids, risky = self.sceptre_ids(board, me)
+        self.add_cube_ids(board, me, ids)
+        if risky and not ids:
+            return risky
+        return ids
+
+    def sceptre_ids(self, board: Board, me: int) -> tuple[list[int], list[int]]:
+        """The ids of ``me``'s sceptre moves, ascending: those allowed, and (with
+        ``self_capture=only_if_forced``) those that would capture the mover's own sceptre."""
+        rank = board.rank
+        forced = self.options.forced_self_capture
+        ids: list[int] = []
+        risky: list[int] = []
+        for index, (owner, cell, _) in enumerate(board.sceptres):
+            if owner != me:
+                continue
+            base = rank[cell] * 72
+            for face in sceptre_faces(self.options, board, index):
+                target = face >> 3
+                action = base + rank[target] * 6 + (face & 7)
+                if forced and _captures_own(board, index, target):
+                    risky.append(action)
+                else:
+                    ids.append(action)
+        ids.sort()
+        risky.sort()
+        return ids, risky
+
+    def cube_ids(self, board: Board, me: int) -> list[int]:
+        """The ids of ``me``'s cube moves, ascending."""
+        ids: list[int] = []
+        self.add_cube_ids(board, me, ids)
+        return ids
+
+    def add_cube_ids(self, board: Board, me: int, ids: list[int]) -> None:
+        """Append the ids of ``me``'s cube moves to ``ids``, ascending.
+
+        The empty cells next to no lifted cube keep their key whichever cube is lifted, so
+        they are keyed once (and sorted once); only the cells next to a lifted cube are keyed
+        again for each lifted cube and merged in.
+        """
+        sources = movable_cubes(self.options, board, me)
+        if not sources:
+            return
+        open_cells = open_entries(self.options, board)
+        near = _take_near(open_cells, sources)
+        far_keys = _far_keys(open_cells, board.rank)
+        far_targets = [self._target(key) for key in far_keys]
+        split: Split | None = None
+        for source in sources:  # by rank: each lifted cube's ids lie above those before
+            if self.options.require_connected:
+                split = splitting(board, source.cell)
+            near_keys = _near_keys(near, source, board.rank)
+            self._add_source_ids(board, source, split, far_keys, far_targets, near_keys, ids)
+
+    def _add_source_ids(
+        self,
+        board: Board,
+        source: Source,
+        split: Split | None,
+        far_keys: list[int],
+        far_targets: list[TargetIds],
+        near_keys: list[int],
+        ids: list[int],
+    ) -> None:
+        """Append the ids of one lifted cube: the far and near keys merged in key order."""
+        rank, domes = source.rank, source.domes
+        n = 0
+        count = len(near_keys)
+        for i in range(len(far_keys)):
+            key = far_keys[i]
+            while n < count and near_keys[n] < key:
+                self._add_target_ids(board, split, near_keys[n], rank, domes, ids)
+                n += 1
+            found = far_targets[i].ids(rank, domes)
+            if found and (split is None or not _splits(board, split, key)):
+                ids += found
+        while n < count:
+            self._add_target_ids(board, split, near_keys[n], rank, domes, ids)
+            n += 1
+
+    def _add_target_ids(
+        self, board: Board, split: Split | None, key: int, rank: int, domes: int, ids: list[int]
+    ) -> None:
+        """Append the ids of one target key for one lifted cube."""
+        found = self._target(key).ids(rank, domes)
+        if found and (split is None or not _splits(board, split, key)):
+            ids += found
+
+    def _target(self, key: int) -> TargetIds:
+        """The memo of one target key (made on first use)."""
+        targets = self._targets
+        found = targets.get(key)
+        if found is None:
+            if len(targets) >= self.memo_bound:
+                targets.clear()
+            found = targets[key] = TargetIds(fitting_ids(self.options, key))
+        return found
+
+
+def _captures_own(board: Board, index: int, target: int) -> bool:
+    """Whether sceptre ``index`` ending on ``target`` captures its owner's other sceptre."""
+    outcome = landing(board, index, target)
+    return outcome is not None and outcome[1] == "self-capture"
+
+
+def fitting_ids(options: AxiomOptions, key: int) -> list[tuple[int, ...]]:
+    """For cubes of one and of two domes lifted from rank 0, the ids, ascending, of the dome
+    sets that fit the cell of a target key (none when it touches no cube)."""
+    anchor = key_anchor(key)
+    if anchor < 0:
+        return [(), ()]
+    start = SCEPTRE_ACTIONS + anchor * WIDTH
+    return [
+        tuple(sorted([start + PLACEMENT_INDEX[mask] for mask in masks]))
+        for masks in fitting_masks(options, key_entry(key))
+    ]
+
+
+def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
+    """The cubes ``me`` may lift, by rank."""
+    cubes = board.cubes
+    held = holders(board)
+    sources: list[Source] = []
+    # (Any: the cells stay the int objects the board holds; compiled, an int-typed cell would
+    # be made into a new object for each lookup)
+    cells: list[Any] = board.cells
+    for rank, cell in enumerate(cells):
+        value = cubes[cell]
+        # the colour first: most of the other side's cubes are passed over without a call
+        if value >> 6 == me and not lift_problem(options, board, cell, me, held):
+            mask = value & 63
+            sources.append(Source(cell, rank, 2 if mask & (mask - 1) else 1))
+    return sources
+
+
+def open_entries(options: AxiomOptions, board: Board) -> dict[Any, int]:
+    """The target entries of the empty cells a cube may be placed in (the cells sceptres
+    close are left out)."""
+    entries: dict[Any, int] = dict(board.entries)  # (Any: see movable_cubes)
+    for cell in closed_cells(options, board):
+        entries.pop(cell, None)
+    return entries
+
+
+Near = list[tuple[int, int]]
+"""The empty cells next to some lifted cube, with their target entries."""
+
+
+def _take_near(entries: dict[Any, int], sources: list[Source]) -> Near:
+    """Take the cells next to a lifted cube out of ``entries``: their keys depend on which
+    cube is lifted."""
+    near: Near = []
+    for source in sources:
+        for offset in STEP:
+            cell: Any = source.cell + offset
+            entry = entries.pop(cell, -1)
+            if entry >= 0:
+                near.append((cell, entry))
+    return near
+
+
+def _far_keys(entries: dict[Any, int], rank: dict[int, int]) -> list[int]:
+    """The target keys of ``entries``' cells, ascending."""
+    keys = [cell_key(cell, entry, rank) for cell, entry in entries.items()]
+    keys.sort()
+    return keys
+
+
+def _near_keys(near: Near, source: Source, rank: dict[int, int]) -> list[int]:
+    """The target keys of the near cells with ``source`` lifted, ascending."""
+    keys: list[int] = []
+    for cell, entry in near:
+        e = _DIRECTION.get(cell - source.cell, -1)
+        if e >= 0:  # next to the lifted cube: seen from the cell, it lies in direction e ^ 1
+            entry = entry_without(entry, e ^ 1)
+        keys.append(cell_key(cell, entry, rank))
+    keys.sort()
+    return keys
+
+
+def _splits(board: Board, split: Split, key: int) -> bool:
+    """Whether placing the lifted cube at the cell of ``key`` splits the structure."""
+    anchor = key_anchor(key)
+    target = board.cells[anchor // 6] + STEP[anchor % 6]
+    return bool(connection_problem(board, split, target, key_entry(key) & 63))
