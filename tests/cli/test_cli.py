@@ -12,7 +12,9 @@ import pytest
 import gameshelf
 from gameshelf.cli.main import main
 from gameshelf.cli.play import interactive, new_table
+from gameshelf.core import engines
 from gameshelf.core.record import record_from_state
+from gameshelf.core.registry import game_entry
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -26,6 +28,18 @@ def test_games_lists_each_game_with_its_options(capsys: pytest.CaptureFixture[st
     assert status == 0
     assert "cage — Rubik's Cage" in out
     assert "simultaneous" in out and "draw | mover_priority | shared" in out
+
+
+def test_games_verbose_names_each_games_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "games", "--verbose")
+    named = [line.split(":", 1)[1].strip() for line in out.splitlines() if "engine:" in line]
+    why = f" ({engines.pure_reason})" if engines.pure_reason else ""
+    expected = [
+        "compiled (mypyc)" if engines.game_package(game_entry(name)).COMPILED else f"pure{why}"
+        for name in gameshelf.available_games()
+    ]
+    assert status == 0 and named == expected
+    assert "engine:" not in run(capsys, "games")[1]
 
 
 def test_games_names_what_a_default_without_a_value_means(
