@@ -210,6 +210,7 @@ class MoveGenerator:
     ) -> None:
         """Append the ids of one lifted cube: the far and near keys merged in key order."""
         rank, domes = source.rank, source.domes
+        slot = rank * 2 + domes - 1  # TargetIds.by_source's slot, read here without a call
         n = 0
         count = len(near_keys)
         for i in range(len(far_keys)):
@@ -217,7 +218,10 @@ class MoveGenerator:
             while n < count and near_keys[n] < key:
                 self._add_target_ids(board, split, near_keys[n], rank, domes, ids)
                 n += 1
-            found = far_targets[i].ids(rank, domes)
+            target = far_targets[i]
+            found = target.by_source[slot]
+            if found is None:
+                found = target.ids(rank, domes)
             if found and (split is None or not _splits(board, split, key)):
                 ids += found
         while n < count:
