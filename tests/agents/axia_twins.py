@@ -31,20 +31,20 @@ def advance_to(game_string: str, phase: int, seed: int, skip: int = 0) -> AxiaSt
 def hidden_twin(state: AxiaState, me: int) -> AxiaState:
     """A copy where another seat's hand card and item trade places with the decks' cards."""
     twin = state.clone()
-    other = (me + 1) % state.game.n
+    other = (me + 1) % state.game.players
     changed = False
-    if twin.hands[other] and twin.tdeck:
-        a, b = twin.hands[other][0], twin.tdeck[-1]
-        twin.hands[other][0], twin.tdeck[-1] = b, a
+    if twin.hands[other] and twin.territory_deck:
+        a, b = twin.hands[other][0], twin.territory_deck[-1]
+        twin.hands[other][0], twin.territory_deck[-1] = b, a
         twin.hands[other].sort()
         changed = True
-    if twin.items[other] and twin.ideck:
-        a, b = twin.items[other][0], twin.ideck[0]
-        twin.items[other][0], twin.ideck[0] = b, a
+    if twin.items[other] and twin.item_deck:
+        a, b = twin.items[other][0], twin.item_deck[0]
+        twin.items[other][0], twin.item_deck[0] = b, a
         changed = True
-    if twin.pending[other] >= 0 and twin.tdeck:
-        card, cell = divmod(twin.pending[other], 9)
-        twin.pending[other], twin.tdeck[0] = twin.tdeck[0] * 9 + cell, card
+    if twin.placements[other] >= 0 and twin.territory_deck:
+        card, cell = divmod(twin.placements[other], 9)
+        twin.placements[other], twin.territory_deck[0] = twin.territory_deck[0] * 9 + cell, card
         changed = True
     assert changed, "the position has no hidden card to swap"
     return twin

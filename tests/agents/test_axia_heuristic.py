@@ -15,12 +15,12 @@ def sheet_heuristic(state: AxiaState, player: int) -> float:
     """The heuristic as first defined: read off the itemised score sheet."""
     sheet = state.score_sheet(player)
     value = float(sheet["total"])
-    spc, marks = state.spc[player], state.marks[player]
+    spc, marks = state.card_spaces[player], state.marks[player]
     for row in sheet["scoring_cards"]:
         if row["active"]:
             continue
         slot = ("R1", "R2", "R3", "C1", "C2", "C3").index(row["slot"])
-        card = state.game.cards.scoring[state.slots[player][slot]]
+        card = state.game.cards.scoring[state.scoring_slots[player][slot]]
         crit = card.row if slot < 3 else card.column
         progress = max(
             sum(1 for s in line if spc[s] >= 0 and marks[s]) / 6 for line in SLOT_LINES[slot]
@@ -53,7 +53,7 @@ def test_heuristic_equals_the_score_sheet_definition() -> None:
     states = random_states("axia(players=3)", 11) + random_states("axia(players=1)", 12)
     scored = 0
     for state in states:
-        for p in range(state.game.n):
+        for p in range(state.game.players):
             assert heuristic(state, p) == sheet_heuristic(state, p)
             scored += state.score_sheet(p)["total"] > 0
     assert scored > 10  # positions with points on the sheet were compared, not only empty ones
@@ -63,4 +63,6 @@ def test_heuristic_counts_potential_beyond_the_score() -> None:
     """An inactive Scoring card adds potential, so the heuristic exceeds the bare score
     somewhere in a game."""
     states = random_states("axia(players=3)", 5)
-    assert any(heuristic(s, p) > s.score_sheet(p)["total"] for s in states for p in range(s.game.n))
+    assert any(
+        heuristic(s, p) > s.score_sheet(p)["total"] for s in states for p in range(s.game.players)
+    )

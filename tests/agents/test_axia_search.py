@@ -19,8 +19,7 @@ from gameshelf.agents.axia_search import (
 )
 from gameshelf.agents.levels import AXIA_ROLLOUT, build_level
 from gameshelf.core.registry import load
-from gameshelf.games.axia import actions as A
-from gameshelf.games.axia.actions import PHASE_TURN
+from gameshelf.games.axia.actions import CHANGE, DIE_HIT, PHASE_TURN, WASTE
 from gameshelf.games.axia.board import SPACES
 from gameshelf.games.axia.rules import AxiaState
 
@@ -30,7 +29,7 @@ from .axia_twins import advance_to
 def hit_position(seed: int = 6) -> AxiaState:
     """A hit-phase decision of a two-player game with no die used yet."""
     state = advance_to("axia", PHASE_TURN, seed, skip=0)
-    assert not state.stack and not state.hit_done
+    assert not state.effect_stack and not state.die_taken
     return state
 
 
@@ -38,7 +37,7 @@ def with_dice(state: AxiaState, values: list[int]) -> AxiaState:
     """A copy of ``state`` whose unused dice show ``values``."""
     copy = state.clone()
     copy.dice = list(values)
-    copy.used = [-1] * len(values)
+    copy.dice_taken_by = [-1] * len(values)
     return copy
 
 
@@ -48,11 +47,11 @@ def test_twin_dice_are_merged() -> None:
     same = with_dice(state, [3] * physical + [5] * (state.game.num_dice - physical))
     legal = same.legal_actions()
     kept = distinct_dice_actions(same, legal)
-    hits = [a for a in kept if A.DIE_HIT <= a < A.WASTE]
-    dice_used = {(a - A.DIE_HIT) // SPACES for a in hits}
+    hits = [a for a in kept if DIE_HIT <= a < WASTE]
+    dice_used = {(a - DIE_HIT) // SPACES for a in hits}
     # every physical die shows 3 and every magic die 5: one die of each type is left
     assert dice_used == {0, physical}
-    assert all(a in kept for a in legal if not A.DIE_HIT <= a < A.CHANGE)
+    assert all(a in kept for a in legal if not DIE_HIT <= a < CHANGE)
 
 
 def test_different_dice_are_kept() -> None:
@@ -67,8 +66,8 @@ def test_same_value_different_type_are_kept() -> None:
     state = hit_position()
     n, physical = state.game.num_dice, state.game.num_physical
     same = with_dice(state, [4] * n)
-    hits = [a for a in distinct_dice_actions(same, same.legal_actions()) if a < A.WASTE]
-    dice_used = {(a - A.DIE_HIT) // SPACES for a in hits}
+    hits = [a for a in distinct_dice_actions(same, same.legal_actions()) if a < WASTE]
+    dice_used = {(a - DIE_HIT) // SPACES for a in hits}
     assert dice_used == {0, physical}
     assert n > 2  # there were twins to merge
 

@@ -129,10 +129,10 @@ def _blindness(encoder: Encoder, game_string: str, seed: int) -> tuple[int, int]
     rng = random.Random(seed)
     differing = changed = 0
     for state in _axia_states(game_string, seed=11):
-        for player in range(state.game.n):
+        for player in range(state.game.players):
             world = axia_determinize(state, player, rng)
             assert isinstance(world, AxiaState)
-            others = [q for q in range(state.game.n) if q != player]
+            others = [q for q in range(state.game.players) if q != player]
             if all(world.hands[q] == state.hands[q] for q in others):
                 continue
             differing += 1
@@ -159,7 +159,7 @@ class PeekingEncoder(AxiaEncoder):
     def fill(self, state: State, player: int, views: dict[str, Tensor]) -> None:
         super().fill(state, player, views)
         assert isinstance(state, AxiaState)
-        for card in state.hands[(player + 1) % state.game.n]:
+        for card in state.hands[(player + 1) % state.game.players]:
             views["hand"][card] = 1.0
 
 

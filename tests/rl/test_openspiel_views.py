@@ -25,10 +25,10 @@ def view_calls(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     original = AxiaState.view
 
     def counted(self: AxiaState, player: int | None) -> dict[str, Any]:
-        if self.hist:
+        if self.actions_played:
             calls.append(player)
         else:  # OpenSpiel sizing a tensor: nothing is dealt yet
-            assert not any(self.hands) and not any(self.offers)
+            assert not any(self.hands) and not any(self.scoring_offers)
         return original(self, player)
 
     monkeypatch.setattr(AxiaState, "view", counted)

@@ -32,9 +32,9 @@ def _deck_orders(state: AxiaState) -> list[str]:
     cards = state.game.cards
     fragments = []
     for deck, pool in (
-        (state.tdeck, cards.territory),
-        (state.ideck, cards.items),
-        (state.sdeck, cards.scoring),
+        (state.territory_deck, cards.territory),
+        (state.item_deck, cards.items),
+        (state.scoring_deck, cards.scoring),
     ):
         ids = [pool[i].id for i in deck]
         fragments += [json.dumps(ids[k : k + 3])[1:-1] for k in range(0, max(0, len(ids) - 2))]

@@ -54,7 +54,7 @@ def heuristic(state: AxiaState, player: int) -> float:
     card adds ``points × count × (0.15 + 0.75 × progress²)``, the progress being the best linked
     line's share of wounded or defeated spaces, and each wounded space 0.6."""
     g = state.game
-    spc, marks, slots = state.spc[player], state.marks[player], state.slots[player]
+    spc, marks, slots = state.card_spaces[player], state.marks[player], state.scoring_slots[player]
     value = float(score_totals(g.cards, g.tables, spc, marks, slots, state.items[player])[0])
     for slot in range(6):
         if slots[slot] < 0 or slot_active(slot, spc, marks):

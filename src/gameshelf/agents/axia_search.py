@@ -25,8 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from gameshelf.core.game import Game, State
-from gameshelf.games.axia import actions as A
-from gameshelf.games.axia.board import SPACES
+from gameshelf.games.axia.actions import ChangeDie, Hit, Waste, ZorakHit, decode
 from gameshelf.games.axia.rules import AxiaState
 
 from .axia_policies import heuristic
@@ -57,7 +56,7 @@ def axia_lead_evaluator(state: State) -> list[float]:
     the lead being the heuristic over the best other player's."""
     if not isinstance(state, AxiaState):
         raise TypeError("axia_lead_evaluator needs an AXIA state")
-    values = [heuristic(state, p) for p in range(state.game.n)]
+    values = [heuristic(state, p) for p in range(state.game.players)]
     if len(values) == 1:
         return [min(values[0], state.game.spec.max_utility)]
     return [(v + 1.0) / 2.0 for v in relative(values, AXIA_LEAD_SCALE)]
@@ -65,14 +64,15 @@ def axia_lead_evaluator(state: State) -> list[float]:
 
 def _die_key(state: AxiaState, action: int) -> tuple[int, ...] | None:
     """The class of a die-using move: (kind, die type, die value, rest); ``None`` for others."""
-    if A.DIE_HIT <= action < A.WASTE:
-        kind, die, rest = A.DIE_HIT, *divmod(action - A.DIE_HIT, SPACES)
-    elif A.WASTE <= action < A.TARGET:
-        kind, die, rest = A.WASTE, action - A.WASTE, 0
-    elif A.ZORAK <= action < A.PAIR:
-        kind, die, rest = A.ZORAK, *divmod(action - A.ZORAK, SPACES)
-    elif A.CHANGE <= action < A.END:
-        kind, die, rest = A.CHANGE, *divmod(action - A.CHANGE, 6)
+    move = decode(action)
+    if isinstance(move, Hit):
+        kind, die, rest = 0, move.die, move.space
+    elif isinstance(move, Waste):
+        kind, die, rest = 1, move.die, 0
+    elif isinstance(move, ZorakHit):
+        kind, die, rest = 2, move.die, move.space
+    elif isinstance(move, ChangeDie):
+        kind, die, rest = 3, move.die, move.value
     else:
         return None
     return (kind, int(state.game.is_magic_die(die)), state.dice[die], rest)

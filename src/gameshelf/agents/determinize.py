@@ -62,16 +62,16 @@ def axia_determinize(state: State, observer: int, rng: random.Random) -> State:
     if not isinstance(state, AxiaState):
         raise TypeError("axia_determinize needs an AXIA state")
     world = state.clone()
-    world.hist = []  # the real history holds other seats' draws
-    others = [q for q in range(state.game.n) if q != observer]
+    world.actions_played = []  # the real history holds other seats' draws
+    others = [q for q in range(state.game.players) if q != observer]
     _redeal_territory(state, world, observer, others, rng)
     _redeal_items(state, world, observer, others, rng)
     if state.phase == PHASE_SCORE_PICK:
         _redeal_scoring(state, world, observer, others, rng)
     else:
-        seen = {c for q in range(state.game.n) for c in state.slots[q] if c >= 0}
+        seen = {c for q in range(state.game.players) for c in state.scoring_slots[q] if c >= 0}
         unknown = [c for c in range(len(state.game.cards.scoring)) if c not in seen]
-        world.sdeck = sorted(_deal(rng, unknown, [len(state.sdeck)])[0])
+        world.scoring_deck = sorted(_deal(rng, unknown, [len(state.scoring_deck)])[0])
     return world
 
 
@@ -81,23 +81,23 @@ def _redeal_territory(
     s, w = state, world
     total = len(s.game.cards.territory)
     known = {c for grid in s.grid for c in grid if c >= 0}
-    known |= {c for c in s.faceup if c >= 0}
+    known |= {c for c in s.face_up if c >= 0}
     known |= set(s.hands[observer])
-    if s.pending[observer] >= 0:
-        known.add(s.pending[observer] // 9)
+    if s.placements[observer] >= 0:
+        known.add(s.placements[observer] // 9)
     unknown = [c for c in range(total) if c not in known]
-    pending_others = [q for q in others if s.pending[q] >= 0]
+    pending_others = [q for q in others if s.placements[q] >= 0]
     sizes = [len(s.hands[q]) for q in others]
-    sizes += [1] * len(pending_others) + [len(s.tdeck), len(s.tdisc)]
+    sizes += [1] * len(pending_others) + [len(s.territory_deck), len(s.territory_discard)]
     dealt = _deal(rng, unknown, sizes)
     for index, q in enumerate(others):
         w.hands[q] = sorted(dealt[index])
     offset = len(others)
     for index, q in enumerate(pending_others):
         free = [cell for cell in range(9) if s.grid[q][cell] < 0]
-        w.pending[q] = dealt[offset + index][0] * 9 + rng.choice(free)
-    w.tdeck = sorted(dealt[-2])
-    w.tdisc = sorted(dealt[-1])
+        w.placements[q] = dealt[offset + index][0] * 9 + rng.choice(free)
+    w.territory_deck = sorted(dealt[-2])
+    w.territory_discard = sorted(dealt[-1])
 
 
 def _redeal_items(
@@ -107,11 +107,11 @@ def _redeal_items(
     total = len(s.game.cards.items)
     mine = set(s.items[observer])
     unknown = [c for c in range(total) if c not in mine]
-    sizes = [len(s.items[q]) for q in others] + [len(s.ideck)]
+    sizes = [len(s.items[q]) for q in others] + [len(s.item_deck)]
     dealt = _deal(rng, unknown, sizes)
     for index, q in enumerate(others):
         w.items[q] = dealt[index]
-    w.ideck = sorted(dealt[-1])
+    w.item_deck = sorted(dealt[-1])
 
 
 def _redeal_scoring(
@@ -120,20 +120,20 @@ def _redeal_scoring(
     """During the set-up the other seats' offers and chosen scoring cards are hidden."""
     s, w = state, world
     total = len(s.game.cards.scoring)
-    known = set(s.offers[observer]) | {c for c in s.slots[observer] if c >= 0}
+    known = set(s.scoring_offers[observer]) | {c for c in s.scoring_slots[observer] if c >= 0}
     unknown = [c for c in range(total) if c not in known]
-    sizes = [len(s.offers[q]) for q in others]
-    filled = {q: sum(1 for c in s.slots[q] if c >= 0) for q in others}
-    sizes += [filled[q] for q in others] + [len(s.sdeck)]
+    sizes = [len(s.scoring_offers[q]) for q in others]
+    filled = {q: sum(1 for c in s.scoring_slots[q] if c >= 0) for q in others}
+    sizes += [filled[q] for q in others] + [len(s.scoring_deck)]
     dealt = _deal(rng, unknown, sizes)
     for index, q in enumerate(others):
-        w.offers[q] = dealt[index]
+        w.scoring_offers[q] = dealt[index]
         chosen = dealt[len(others) + index]
         slots = [-1] * 6
         for card, slot in zip(chosen, rng.sample(range(6), len(chosen)), strict=True):
             slots[slot] = card
-        w.slots[q] = slots
-    w.sdeck = sorted(dealt[-1])
+        w.scoring_slots[q] = slots
+    w.scoring_deck = sorted(dealt[-1])
 
 
 def axia_visible(state: State, observer: int, action: int) -> bool:
@@ -151,7 +151,7 @@ def axia_visible(state: State, observer: int, action: int) -> bool:
     if not isinstance(state, AxiaState):
         raise TypeError("axia_visible needs an AXIA state")
     if state.is_chance_node():
-        kind, player, _ = state.chance[0]
+        kind, player, _ = state.chance_queue[0]
         return kind in (C_ROLL, C_FACEUP, C_SLOT) or player == observer
     if state.current_player() == observer:
         return True

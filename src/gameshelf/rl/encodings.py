@@ -332,10 +332,11 @@ def _axiom_other_moves(state: State) -> list[int]:
 
 def _axia_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Phase, effect and region names as the AXIA engine writes them in its views."""
-    from gameshelf.games.axia.actions import PHASE_NAMES, TASK_NAMES
+    from gameshelf.games.axia.actions import PHASE_NAMES
     from gameshelf.games.axia.cards import REGIONS
+    from gameshelf.games.axia.effects import EFFECT_NAMES
 
-    return tuple(PHASE_NAMES), tuple(TASK_NAMES), tuple(REGIONS)
+    return tuple(PHASE_NAMES), tuple(EFFECT_NAMES), tuple(REGIONS)
 
 
 MAX_SCORE = 1000
@@ -360,7 +361,7 @@ class AxiaEncoder(Encoder):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         g: Any = game
-        self.n: int = g.n
+        self.n: int = g.players
         self.beasts = sorted(set(g.tables.beast))
         self.beast_index = {name: i for i, name in enumerate(self.beasts)}
         t, s, i = len(g.cards.territory), len(g.cards.scoring), len(g.cards.items)
@@ -378,7 +379,7 @@ class AxiaEncoder(Encoder):
             ("starting", (n,)),
             ("to_move", (n + 2,)),
             ("dice", (g.num_dice, 8 + n)),
-            ("face_up", (g.faceup_size, t)),
+            ("face_up", (g.face_up_size, t)),
             ("decks", (3,)),
             ("effect", (len(self.effects) + len(self.regions) + 36,)),
             ("turn", (3,)),

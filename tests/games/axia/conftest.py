@@ -31,16 +31,16 @@ def make_turn_state(players: int = 1, dice: tuple[int, ...] = (), options: str =
     game = load(f"axia(players={players}{extra})")
     state = game.new_initial_state()
     assert isinstance(state, AxiaState)
-    state.chance = []
+    state.chance_queue = []
     state.phase = PHASE_TURN
     state.round = 1
     state.turn = 0
-    state.cur = 0
-    state.offers = [[] for _ in range(players)]
+    state.current_seat = 0
+    state.scoring_offers = [[] for _ in range(players)]
     state.hands = [[] for _ in range(players)]
     values = list(dice) + [1] * (game.num_dice - len(dice))
     state.dice = values[: game.num_dice]
-    state.used = [-1] * game.num_dice
+    state.dice_taken_by = [-1] * game.num_dice
     return state
 
 
@@ -59,7 +59,7 @@ def put(
     ``critical="miss"`` asks for a printed number that none of the state's dice shows.
     """
     t = state.game.tables
-    used = set(state.spc[player])
+    used = set(state.card_spaces[player])
     for g in range(len(t.beast)):
         if g in used:
             continue
@@ -78,7 +78,7 @@ def put(
             continue
         s = parse_space(space)
         assert s is not None
-        state.spc[player][s] = g
+        state.card_spaces[player][s] = g
         state.marks[player][s] = mark
         return g
     raise LookupError(f"no space with beast={beast} magic={magic} critical={critical} {region}")

@@ -35,7 +35,7 @@ def test_non_critical_hit_wounds_then_second_hit_defeats() -> None:
     s.play("P1>a1")
     assert marks(s, "a1") == [1]
     s.play("end") if "end" in legal(s) else None
-    assert s.cur == 0 and not s.hit_done  # solo: second consecutive turn
+    assert s.current_seat == 0 and not s.die_taken  # solo: second consecutive turn
     s.play("P2>a1")
     assert marks(s, "a1") == [2]
 
@@ -87,7 +87,7 @@ def test_waste_only_when_no_die_can_hit() -> None:
     put(s3, "a1", beast=QUIET, magic=True, mark=2)
     assert legal(s3) == {"P1>-", "P2>-", "M1>-"}
     s3.play("P1>-")
-    assert s3.used[0] == 0 and s3.hit_done is False  # the turn ended: next turn begins
+    assert s3.dice_taken_by[0] == 0 and s3.die_taken is False  # the turn ended: next turn begins
 
 
 # --- beast effects --------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def test_rut_draws_an_item_as_a_chance_event() -> None:
     outcomes = s.chance_outcomes()
     assert len(outcomes) == 24 and abs(sum(p for _, p in outcomes) - 1) < 1e-9
     s.play("draw I05")
-    assert s.items[0] == [4] and len(s.ideck) == 23
+    assert s.items[0] == [4] and len(s.item_deck) == 23
 
 
 def test_zorak_copies_an_unused_die_but_not_a_used_one() -> None:
@@ -165,7 +165,7 @@ def test_zorak_copies_an_unused_die_but_not_a_used_one() -> None:
     assert "zorak P2>c1" not in moves and "zorak M1>c1" in moves
     s.play("zorak P2>b1")  # copy of a 6 on a beast with critical 6: defeated
     assert marks(s, "b1") == [2]
-    assert s.used[1] == -1  # the copied die stays available
+    assert s.dice_taken_by[1] == -1  # the copied die stays available
 
 
 def test_foga_hits_two_adjacent_beasts_and_chains() -> None:
@@ -194,7 +194,7 @@ def test_foga_with_no_target_fizzles() -> None:
     trigger(s, "a1", "foga")
     put(s, "f6", beast=QUIET, magic=False)
     s.play("P1>a1")
-    assert s.task() is None and s.cur == 0 and not s.hit_done  # fizzled; next (solo) turn
+    assert s.task() is None and s.current_seat == 0 and not s.die_taken  # fizzled; next (solo) turn
 
 
 # --- items ----------------------------------------------------------------------------------
@@ -290,4 +290,4 @@ def test_item_after_the_hit_then_end() -> None:
     assert legal(s) == {play, "end"}
     s.play(play)
     s.play("defeat a2")
-    assert s.turn == 1 and not s.hit_done
+    assert s.turn == 1 and not s.die_taken

@@ -32,36 +32,36 @@ def _walk(data: object):  # type: ignore[no-untyped-def]
 def _secret_ids(state: AxiaState, viewer: int | None) -> set[str]:
     """Card ids the viewer must not see: others' hands, items, offers, pending, both decks."""
     cards = state.game.cards
-    secret = {cards.territory[c].id for c in state.tdeck}
-    secret |= {cards.items[i].id for i in state.ideck}
-    for q in range(state.game.n):
+    secret = {cards.territory[c].id for c in state.territory_deck}
+    secret |= {cards.items[i].id for i in state.item_deck}
+    for q in range(state.game.players):
         if q == viewer:
             continue
         secret |= {cards.territory[c].id for c in state.hands[q]}
         secret |= {cards.items[i].id for i in state.items[q]}
-        secret |= {cards.scoring[c].id for c in state.offers[q]}
-        if state.pending[q] >= 0:
-            secret.add(cards.territory[state.pending[q] // 9].id)
+        secret |= {cards.scoring[c].id for c in state.scoring_offers[q]}
+        if state.placements[q] >= 0:
+            secret.add(cards.territory[state.placements[q] // 9].id)
     return secret
 
 
 def _scramble(state: AxiaState, q: int, rng: random.Random) -> AxiaState:
     """A copy where player ``q``'s hidden cards (and the decks) are different."""
     other = state.clone()
-    pool = other.tdeck + other.hands[q]
+    pool = other.territory_deck + other.hands[q]
     rng.shuffle(pool)
     k = len(other.hands[q])
     if len(pool) >= k:
         other.hands[q] = sorted(pool[:k])
-        other.tdeck = sorted(pool[k:])
-    items = other.ideck + other.items[q]
+        other.territory_deck = sorted(pool[k:])
+    items = other.item_deck + other.items[q]
     rng.shuffle(items)
     k = len(other.items[q])
     other.items[q] = items[:k]
-    other.ideck = sorted(items[k:])
-    if other.pending[q] >= 0:
-        cell = other.pending[q] % 9
-        other.pending[q] = (other.pending[q] // 9 + 1) % 60 * 9 + cell
+    other.item_deck = sorted(items[k:])
+    if other.placements[q] >= 0:
+        cell = other.placements[q] % 9
+        other.placements[q] = (other.placements[q] // 9 + 1) % 60 * 9 + cell
     return other
 
 

@@ -47,22 +47,22 @@ def test_empty_deck_reuses_the_discard_pile() -> None:
     rng = random.Random(21)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    _play(state, rng, lambda s: s.phase == PHASE_REFILL and not s.chance)
-    state.tdisc = sorted(state.tdisc + state.tdeck)
-    state.tdeck = []
+    _play(state, rng, lambda s: s.phase == PHASE_REFILL and not s.chance_queue)
+    state.territory_discard = sorted(state.territory_discard + state.territory_deck)
+    state.territory_deck = []
     assert "deck" in {str(m) for m in state.legal_moves()}
     state.play("deck")
-    assert state.current_player() == CHANCE and state.tdisc == []
+    assert state.current_player() == CHANCE and state.territory_discard == []
     drawn = state.legal_actions()[0]
     state.apply_action(drawn)
-    assert drawn in state.hands[state.start]
+    assert drawn in state.hands[state.starting_seat]
 
 
 def test_last_round_has_its_refill() -> None:
     rng = random.Random(22)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    _play(state, rng, lambda s: s.round == 8 and s.phase == PHASE_PLACE and not s.chance)
+    _play(state, rng, lambda s: s.round == 8 and s.phase == PHASE_PLACE and not s.chance_queue)
     _play(state, rng, lambda s: s.phase != PHASE_PLACE)
     assert state.phase == PHASE_REFILL and [len(h) for h in state.hands] == [2, 2]
     _play(state, rng, lambda s: s.phase == PHASE_TURN)
@@ -75,7 +75,7 @@ def test_rut_with_an_empty_item_deck_draws_nothing() -> None:
 
     g = put(s, "a1", beast="rut", magic=False, critical=_ANY)
     s.dice[0] = s.game.tables.critical[g] or 1
-    s.ideck = []
+    s.item_deck = []
     s.play("P1>a1")
     assert s.current_player() == 0 and s.items[0] == []
 

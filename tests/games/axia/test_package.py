@@ -84,8 +84,8 @@ def test_an_unknown_option_given_by_hand_is_refused_by_name() -> None:
 
 def test_a_game_built_by_hand_reads_its_options_from_the_config() -> None:
     game = AxiaGame({"players": 1, "must_hit_if_possible": False})
-    assert game.n == game.config.players == 1
-    assert game.must_hit is False and game.explore is False
+    assert game.players == game.config.players == 1
+    assert game.must_hit_if_possible is False and game.explore_regions is False
     assert game.game_string == "axia(players=1,must_hit_if_possible=false)"
 
 

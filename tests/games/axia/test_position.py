@@ -31,7 +31,9 @@ def _hit_step() -> AxiaState:
     return _play_until(
         "axia",
         3,
-        lambda s: s.phase == PHASE_TURN and not s.chance and s.round >= 3 and s.cur >= 0,
+        lambda s: (
+            s.phase == PHASE_TURN and not s.chance_queue and s.round >= 3 and s.current_seat >= 0
+        ),
     )
 
 
@@ -89,12 +91,12 @@ def test_a_card_in_two_places_or_in_none_is_refused() -> None:
     state = _hit_step()
     card = state.grid[0][state.grid[0].index(max(state.grid[0]))]
     with pytest.raises(InvalidPosition, match=f"Territory card #{card} is both in the grids"):
-        state.game.state_from_position(_with(state, tdeck=[*state.tdeck, card]))
+        state.game.state_from_position(_with(state, tdeck=[*state.territory_deck, card]))
     with pytest.raises(InvalidPosition, match=r"Territory card #\d+ is nowhere"):
-        state.game.state_from_position(_with(state, tdeck=state.tdeck[1:]))
-    assert state.ideck
+        state.game.state_from_position(_with(state, tdeck=state.territory_deck[1:]))
+    assert state.item_deck
     twice = [list(row) for row in state.items]
-    twice[0].append(state.ideck[0])
+    twice[0].append(state.item_deck[0])
     with pytest.raises(InvalidPosition, match=r"Item card #\d+ is both in the item hands"):
         state.game.state_from_position(_with(state, items=twice))
 
@@ -102,7 +104,7 @@ def test_a_card_in_two_places_or_in_none_is_refused() -> None:
 def test_marks_only_on_cards_and_a_game_in_play_must_offer_a_move() -> None:
     state = _hit_step()
     marks = [list(row) for row in state.marks]
-    empty = [s for s in range(36) if state.spc[0][s] < 0]
+    empty = [s for s in range(36) if state.card_spaces[0][s] < 0]
     assert empty
     marks[0][empty[0]] = 1
     with pytest.raises(InvalidPosition, match="mark on an empty space"):

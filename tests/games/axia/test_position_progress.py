@@ -126,19 +126,23 @@ def test_count_turn_and_cur_must_agree_in_the_hit_and_place_steps() -> None:
     _refused(hit, _with(hit, turn=1), r"cur \d in the hit step must be")
     # turns 2 and 3 are the same seat's (snake order): the dice taken tell them apart
     _refused(hit, _with(hit, turn=3), r"used: player \d has taken 0 dice, not 1")
-    _refused(hit, _with(hit, start=(hit.start + 1) % 3), r"start \d in the hit step, round")
+    _refused(hit, _with(hit, start=(hit.starting_seat + 1) % 3), r"start \d in the hit step, round")
     place = _reach(
-        "axia(players=3)", 5, lambda s: s.phase == PHASE_PLACE and s.count == 1 and not s.chance
+        "axia(players=3)",
+        5,
+        lambda s: s.phase == PHASE_PLACE and s.seats_done == 1 and not s.chance_queue,
     )
-    _refused(place, _with(place, count=2, cur=(place.start + 2) % 3), r"pending: player \d")
-    _refused(place, _with(place, cur=place.start), r"cur \d in the place step must be")
+    _refused(place, _with(place, count=2, cur=(place.starting_seat + 2) % 3), r"pending: player \d")
+    _refused(place, _with(place, cur=place.starting_seat), r"cur \d in the place step must be")
 
 
 def test_the_scoring_setup_counters_must_match_the_slots_filled() -> None:
     state = _reach(
-        "axia(players=2)", 1, lambda s: s.phase == PHASE_SCORE_PICK and not s.chance and s.cur == 1
+        "axia(players=2)",
+        1,
+        lambda s: s.phase == PHASE_SCORE_PICK and not s.chance_queue and s.current_seat == 1,
     )
-    assert state.count == 3 and state.batch == 0
+    assert state.picks_left == 3 and state.scoring_batch == 0
     _refused(state, _with(state, count=2), r"slots: player 1 has filled 0, not 1")
     _refused(state, _with(state, batch=1), r"slots: player 0 has filled 3, not 6")
     _refused(state, _with(state, batch=2), r"batch 2 in the scoring-setup step must be below 2")

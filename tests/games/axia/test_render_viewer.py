@@ -15,7 +15,7 @@ def test_a_players_picture_hides_the_others_face_down_scoring_cards() -> None:
         state.apply_action(
             state.sample_chance(rng) if chance else rng.choice(state.legal_actions())
         )
-    hidden = [state.game.cards.scoring[c].id for c in state.slots[1] if c >= 0]
+    hidden = [state.game.cards.scoring[c].id for c in state.scoring_slots[1] if c >= 0]
     assert hidden, "player 2 has placed a Scoring card face down by now"
     mine = state.render(viewer=0)
     assert not any(card in mine for card in hidden)

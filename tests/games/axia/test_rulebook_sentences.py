@@ -97,7 +97,7 @@ def test_a_hit_during_the_refill_step_belongs_to_another_step() -> None:
     rng = random.Random(14)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    while not (state.phase == PHASE_REFILL and not state.chance):
+    while not (state.phase == PHASE_REFILL and not state.chance_queue):
         step = state.sample_chance(rng) if state.is_chance_node() else None
         state.apply_action(step if step is not None else rng.choice(state.legal_actions()))
     before = state.position()
@@ -136,7 +136,7 @@ def test_rakya_effect_none_option_gives_rakya_no_effect() -> None:
     trigger(s, "a1", "rakya")
     put(s, "b1", beast="ariak", magic=False)
     s.play("P1>a1")
-    assert s.task() is None and s.cur == 0 and not s.hit_done  # straight to the next turn
+    assert s.task() is None and s.current_seat == 0 and not s.die_taken  # straight to the next turn
     assert load("axia(rakya_effect=none)").game_string == "axia(rakya_effect=none)"
     with pytest.raises(Exception, match="rakya_effect"):
         load("axia(rakya_effect=heal)")
@@ -176,7 +176,7 @@ def test_cadra_effect_may_be_declined() -> None:
     assert legal(s) == {"defeat f3", "decline"}
     s.play("decline")
     assert marks(s, "f3") == [0] and s.task() is None
-    assert s.cur == 0 and not s.hit_done  # the (solo) second turn begins
+    assert s.current_seat == 0 and not s.die_taken  # the (solo) second turn begins
 
 
 def test_foga_may_stop_after_its_first_hit() -> None:
@@ -281,12 +281,12 @@ def test_round_8_refill_comes_between_place_and_hit() -> None:
     rng = random.Random(5)
     state = load("axia(players=2)").new_initial_state()
     assert isinstance(state, AxiaState)
-    while not (state.round == 8 and state.phase == PHASE_PLACE and not state.chance):
+    while not (state.round == 8 and state.phase == PHASE_PLACE and not state.chance_queue):
         action = state.sample_chance(rng) if state.is_chance_node() else None
         state.apply_action(action if action is not None else rng.choice(state.legal_actions()))
     for _ in range(2):
         state.apply_action(rng.choice(state.legal_actions()))
-    assert state.phase == PHASE_REFILL and not state.chance
+    assert state.phase == PHASE_REFILL and not state.chance_queue
     while state.phase == PHASE_REFILL:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))

@@ -31,7 +31,7 @@ def board():  # type: ignore[no-untyped-def]
 
 
 def count(s, crit: Criterion, slot: int = 0) -> int:  # type: ignore[no-untyped-def]
-    return criterion_count(s.game.tables, crit, slot, s.spc[0], s.marks[0])
+    return criterion_count(s.game.tables, crit, slot, s.card_spaces[0], s.marks[0])
 
 
 def test_region_spaces_counts_placed_spaces_in_the_linked_lines() -> None:
@@ -80,10 +80,12 @@ def test_majority_region() -> None:
 
 def test_activation_needs_one_whole_line_wounded_or_defeated() -> None:
     s = board()
-    assert not slot_active(0, s.spc[0], s.marks[0])  # d1 unharmed
+    assert not slot_active(0, s.card_spaces[0], s.marks[0])  # d1 unharmed
     s.marks[0][parse_space("d1")] = 1  # type: ignore[index]
-    assert slot_active(0, s.spc[0], s.marks[0])  # wounded is enough
-    assert not slot_active(3, s.spc[0], s.marks[0])  # column slot C1 (columns a, b): not full
+    assert slot_active(0, s.card_spaces[0], s.marks[0])  # wounded is enough
+    assert not slot_active(
+        3, s.card_spaces[0], s.marks[0]
+    )  # column slot C1 (columns a, b): not full
 
 
 def test_inactive_card_scores_zero_and_active_card_scores_both_lines() -> None:
@@ -91,7 +93,7 @@ def test_inactive_card_scores_zero_and_active_card_scores_both_lines() -> None:
     for name in ("a2", "b2", "c2", "d2", "e2", "f2"):
         put(s, name, beast="rakya", region="desert", critical=_ANY)
     # find a scoring card whose row side counts forest spaces
-    s.slots[0][0] = 0
+    s.scoring_slots[0][0] = 0
     card = s.game.cards.scoring[0]
     sheet = s.score_sheet(0)["scoring_cards"][0]
     assert sheet["active"] is False and sheet["points"] == 0
@@ -114,7 +116,9 @@ def test_beast_scoring_effects() -> None:
     put(s, "c2", beast="acolyte_3", critical=_ANY, mark=0)
     beasts = s.score_sheet(0)["beasts"]
     t = s.game.tables
-    defeated = [s.spc[0][i] for i in range(36) if s.spc[0][i] >= 0 and s.marks[0][i] == 2]
+    defeated = [
+        s.card_spaces[0][i] for i in range(36) if s.card_spaces[0][i] >= 0 and s.marks[0][i] == 2
+    ]
     lake = sum(1 for g in defeated if t.region[g] == 3)
     magical = sum(1 for g in defeated if t.magic[g])
     assert magical >= 1

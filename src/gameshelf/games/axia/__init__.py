@@ -10,18 +10,32 @@ from __future__ import annotations
 from gameshelf.core.engines import is_compiled
 from gameshelf.core.registry import GameEntry
 
-from . import actions as _actions
-from . import board as _board
-from . import cards as _cards
-from . import rules as _rules
-from . import scoring as _scoring
+from . import (
+    actions,
+    board,
+    cards,
+    chance,
+    effects,
+    hits,
+    items,
+    results,
+    rounds,
+    rules,
+    scoring,
+    setup_phase,
+    state_fields,
+)
 from .options import OPTIONS
 from .render import format_deck, format_score_sheet
 from .rules import AxiaGame, AxiaState, make_game
 from .view import score_sheet
 
-COMPILED: bool = is_compiled(_actions, _board, _cards, _rules, _scoring)
-"""Whether the rules, cards, scoring and state run compiled (mypyc) rather than from source."""
+COMPILED: bool = is_compiled(
+    actions, board, cards, chance, effects, hits, items, results, rounds, rules, scoring,
+    setup_phase, state_fields,
+)  # fmt: skip
+"""Whether the rules, cards, scoring and state run compiled (mypyc) rather than from source
+(the modules of the mypyc ``include`` list in ``pyproject.toml``)."""
 
 ENTRY = GameEntry(
     name="axia",

@@ -1,12 +1,17 @@
-"""Action-id layout, the phase, chance and effect constants, and the names of grid places.
+"""Action-id layout, the tagged moves the ids decode to, the phase and chance constants, and
+the names of grid places.
 
-Player actions share one id space (``NUM_ACTIONS`` ids); chance actions are card indexes (draws)
-or die faces 0..5 (rolls). Spaces of the 6×6 grid (see :mod:`.board`) are ``a1``..``f6``
+Player actions share one id space (``NUM_ACTIONS`` ids), laid out below kind after kind; each id
+decodes once, through :func:`decode`, to a small tagged move (``Hit(die, space)``,
+``Place(card, cell)``, ...) on which the state dispatches. Chance actions are card indexes
+(draws) or die faces 0..5 (rolls). Spaces of the 6×6 grid (see :mod:`.board`) are ``a1``..``f6``
 (column letter, row digit, row 1 at the top); the nine card cells are ``A1``..``C3`` (card
 column letter, card row digit).
 """
 
 from __future__ import annotations
+
+from typing import Final, final
 
 from .board import SPACES
 
@@ -78,27 +83,157 @@ PHASE_NAMES = ("scoring-setup", "explore-regions", "place", "refill", "hit", "ov
 # Chance kinds: entries of the chance queue are ``(kind, player, slot)``.
 C_SCORE, C_SLOT, C_HAND, C_FACEUP, C_ITEM, C_ROLL = range(6)
 
-# Effect tasks: entries of the effect stack are ``(task, param)``.
-T_SENTINEL, T_ZORAK, T_RUT, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA = range(7)
-T_I_NONMAG, T_I_REGION, T_I_CHANGE, T_I_DIAG = range(7, 11)
-T_RAKYA = 11
-TASK_NAMES = (
-    "sentinel",
-    "zorak",
-    "rut",
-    "foga",
-    "cadra",
-    "temple sentinel",
-    "torcha",
-    "item: defeat a non-magical beast",
-    "item: defeat a beast in a region",
-    "item: change a die",
-    "item: hit two diagonal beasts",
-    "rakya",
-)
-"""The name of each effect task, as views and explanations print it."""
-DEFEAT_TASKS = frozenset({T_CADRA, T_TEMPLE, T_I_NONMAG, T_I_REGION})
-"""Tasks whose target is defeated outright (the others hit it)."""
-#: Immediate effects of beasts: optional ("you may hit two beasts", "you may defeat one of the
-#: magical beasts"), so the player may decline them, and an item may be played while they wait.
-BEAST_TASKS = frozenset({T_SENTINEL, T_ZORAK, T_FOGA, T_CADRA, T_TEMPLE, T_TORCHA, T_RAKYA})
+
+# ---------------------------------------------------------------------------- tagged moves
+class Decision:
+    """A player's move as its parts: what ``decode`` makes of an action id."""
+
+
+@final
+class PickScoring(Decision):
+    """Put Scoring card ``card`` (offered to the mover) in slot ``slot``."""
+
+    def __init__(self, card: int, slot: int) -> None:
+        self.card = card
+        self.slot = slot
+
+
+@final
+class Redraw(Decision):
+    """Explore regions: discard the cards of the sorted hand whose bit is set in ``mask``."""
+
+    def __init__(self, mask: int) -> None:
+        self.mask = mask
+
+
+@final
+class Place(Decision):
+    """Commit Territory card ``card`` to card cell ``cell`` (revealed when all have)."""
+
+    def __init__(self, card: int, cell: int) -> None:
+        self.card = card
+        self.cell = cell
+
+
+@final
+class TakeFaceUp(Decision):
+    """Refill from face-up place ``index`` (0..2)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+@final
+class DrawFromDeck(Decision):
+    """Refill from the Territory deck."""
+
+
+@final
+class Hit(Decision):
+    """Take die ``die`` and hit the beast on ``space`` with it."""
+
+    def __init__(self, die: int, space: int) -> None:
+        self.die = die
+        self.space = space
+
+
+@final
+class Waste(Decision):
+    """Take die ``die`` without a hit (it can hit nothing)."""
+
+    def __init__(self, die: int) -> None:
+        self.die = die
+
+
+@final
+class Target(Decision):
+    """The target ``space`` of the effect waiting on top of the stack."""
+
+    def __init__(self, space: int) -> None:
+        self.space = space
+
+
+@final
+class ZorakHit(Decision):
+    """Zorak's effect: hit ``space`` as an unused die ``die`` would, leaving the die unused."""
+
+    def __init__(self, die: int, space: int) -> None:
+        self.die = die
+        self.space = space
+
+
+@final
+class HitPair(Decision):
+    """Hit two beasts, ``first`` < ``second`` (Foga, or the diagonal item)."""
+
+    def __init__(self, first: int, second: int) -> None:
+        self.first = first
+        self.second = second
+
+
+@final
+class PlayItem(Decision):
+    """Play Item card ``item`` from the mover's hand."""
+
+    def __init__(self, item: int) -> None:
+        self.item = item
+
+
+@final
+class ChangeDie(Decision):
+    """The change-a-die item: unused die ``die`` shows ``value`` (1..6)."""
+
+    def __init__(self, die: int, value: int) -> None:
+        self.die = die
+        self.value = value
+
+
+@final
+class EndTurn(Decision):
+    """End the turn."""
+
+
+@final
+class Decline(Decision):
+    """Decline the beast effect waiting for a target."""
+
+
+def _decoded(action: int) -> Decision:
+    """The move of one id, by the layout above (read once, into :data:`DECISIONS`)."""
+    if action < MULLIGAN:
+        return PickScoring(*divmod(action - SCORE_PLACE, 6))
+    if action < PLACE:
+        return Redraw(action - MULLIGAN)
+    if action < REFILL:
+        return Place(*divmod(action - PLACE, 9))
+    if action < DECK:
+        return TakeFaceUp(action - REFILL)
+    if action == DECK:
+        return DrawFromDeck()
+    if action < WASTE:
+        return Hit(*divmod(action - DIE_HIT, SPACES))
+    if action < TARGET:
+        return Waste(action - WASTE)
+    if action < ZORAK:
+        return Target(action - TARGET)
+    if action < PAIR:
+        return ZorakHit(*divmod(action - ZORAK, SPACES))
+    if action < ITEM:
+        return HitPair(*divmod(action - PAIR, SPACES))
+    if action < CHANGE:
+        return PlayItem(action - ITEM)
+    if action < END:
+        die, face = divmod(action - CHANGE, 6)
+        return ChangeDie(die, face + 1)
+    return EndTurn() if action == END else Decline()
+
+
+DECISIONS: Final[tuple[Decision, ...]] = tuple(_decoded(a) for a in range(NUM_ACTIONS))
+"""The tagged move of every player action id, decoded once."""
+
+
+def decode(action: int) -> Decision:
+    """The tagged move of player action id ``action`` (``IndexError`` outside the id space)."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise IndexError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
+    return DECISIONS[action]

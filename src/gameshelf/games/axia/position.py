@@ -26,10 +26,11 @@ from .actions import (
     PHASE_SCORE_PICK,
     PHASE_TURN,
     ROUNDS,
-    TASK_NAMES,
 )
 from .board import CELL_SPACES, SPACES
+from .effects import EFFECT_NAMES
 from .scoring import DEFEATED
+from .setup_phase import scoring_plan
 
 #: The most cards a hand may hold when its owner redraws (the redraw mask has 4 bits).
 MAX_REDRAW_HAND = 4
@@ -37,18 +38,31 @@ MAX_REDRAW_HAND = 4
 if TYPE_CHECKING:
     from .rules import AxiaState
 
-FIELDS: tuple[str, ...] = (
-    *("phase", "round", "start", "cur", "count", "batch", "chance", "grid", "marks"),
-    *("hands", "items", "slots", "offers", "pending", "tdeck", "tdisc", "ideck", "sdeck"),
-    *("faceup", "dice", "used", "took", "turn", "hit_done", "item_done", "boost", "stack"),
-    "hist",
-)
-"""The state's fields, in the order a position lists them."""
+KEYS: dict[str, str] = {
+    "phase": "phase", "round": "round", "start": "starting_seat", "cur": "current_seat",
+    "count": "",  # picks_left in the scoring setup, seats_done elsewhere: see _count
+    "batch": "scoring_batch", "chance": "chance_queue", "grid": "grid", "marks": "marks",
+    "hands": "hands", "items": "items", "slots": "scoring_slots", "offers": "scoring_offers",
+    "pending": "placements", "tdeck": "territory_deck", "tdisc": "territory_discard",
+    "ideck": "item_deck", "sdeck": "scoring_deck", "faceup": "face_up", "dice": "dice",
+    "used": "dice_taken_by", "took": "took_face_up", "turn": "turn", "hit_done": "die_taken",
+    "item_done": "item_played", "boost": "physical_as_magic", "stack": "effect_stack",
+    "hist": "actions_played",
+}  # fmt: skip
+"""Each key of a position (the public format: short names, in this order) and the state field
+it holds."""
+FIELDS: tuple[str, ...] = tuple(KEYS)
+"""The keys of a position, in the order it lists them."""
+
+
+def _count(state: AxiaState) -> int:
+    """The position's ``count``: picks left in the scoring setup, seats done elsewhere."""
+    return state.picks_left if state.phase == PHASE_SCORE_PICK else state.seats_done
 
 
 def format_position(state: AxiaState) -> str:
     """The position string of ``state``."""
-    data = {name: getattr(state, name) for name in FIELDS}
+    data = {key: getattr(state, name) if name else _count(state) for key, name in KEYS.items()}
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -108,58 +122,66 @@ def _rows(value: Any, name: str, n: int, low: int, high: int, size: int | None) 
 
 def _load_fields(state: AxiaState, data: dict[str, Any]) -> None:
     g = state.game
-    n = g.n
+    n = g.players
     territory, scoring, items = len(g.cards.territory), len(g.cards.scoring), len(g.cards.items)
     state.phase = _int(data["phase"], "phase", 0, PHASE_OVER)
     state.round = _int(data["round"], "round", 0, ROUNDS)
-    state.start = _int(data["start"], "start", 0, n - 1)
+    state.starting_seat = _int(data["start"], "start", 0, n - 1)
     over = state.phase == PHASE_OVER
-    state.cur = _int(data["cur"], "cur", TERMINAL if over else 0, TERMINAL if over else n - 1)
-    state.count = _int(data["count"], "count", 0, 16)
-    state.batch = _int(data["batch"], "batch", 0, 6)
-    state.turn = _int(data["turn"], "turn", 0, len(g.order))  # len: every turn of the round taken
-    for name in ("took", "hit_done", "item_done", "boost"):
-        if not isinstance(data[name], bool):
-            raise ValueError(f"{name} must be true or false")
-        setattr(state, name, data[name])
-    if state.boost and not state.item_done:
+    state.current_seat = _int(
+        data["cur"], "cur", TERMINAL if over else 0, TERMINAL if over else n - 1
+    )
+    count = _int(data["count"], "count", 0, 16)
+    if state.phase == PHASE_SCORE_PICK:
+        state.picks_left = count
+    else:
+        state.seats_done = count
+    state.scoring_batch = _int(data["batch"], "batch", 0, 6)
+    state.turn = _int(
+        data["turn"], "turn", 0, len(g.turn_order)
+    )  # len: every turn of the round taken
+    for key in ("took", "hit_done", "item_done", "boost"):
+        if not isinstance(data[key], bool):
+            raise ValueError(f"{key} must be true or false")
+        setattr(state, KEYS[key], data[key])
+    if state.physical_as_magic and not state.item_played:
         # the boost is an item's effect: only playing that item this turn turns it on
         raise ValueError("boost is true but item_done is false: the boost comes from an item")
-    chance_slots = {C_ROLL: g.num_dice, C_SLOT: 6, C_FACEUP: g.faceup_size}
+    chance_slots = {C_ROLL: g.num_dice, C_SLOT: 6, C_FACEUP: g.face_up_size}
     chance = []
     for i, entry in enumerate(_pairs(data["chance"], "chance", 3)):
         kind = _int(entry[0], f"chance[{i}] kind", 0, C_ROLL)
         player = _int(entry[1], f"chance[{i}] player", 0, n - 1)
         slot = _int(entry[2], f"chance[{i}] slot", 0, chance_slots.get(kind, 1) - 1)
         chance.append((kind, player, slot))
-    state.chance = chance
+    state.chance_queue = chance
     stack = []
     for i, entry in enumerate(_pairs(data["stack"], "stack", 2)):
-        task = _int(entry[0], f"stack[{i}] task", 0, len(TASK_NAMES) - 1)
+        task = _int(entry[0], f"stack[{i}] task", 0, len(EFFECT_NAMES) - 1)
         stack.append((task, _int(entry[1], f"stack[{i}] parameter", 0, SPACES - 1)))
-    state.stack = stack
+    state.effect_stack = stack
     state.grid = _rows(data["grid"], "grid", n, -1, territory - 1, 9)
     state.marks = _rows(data["marks"], "marks", n, 0, DEFEATED, SPACES)
-    state.slots = _rows(data["slots"], "slots", n, -1, scoring - 1, 6)
+    state.scoring_slots = _rows(data["slots"], "slots", n, -1, scoring - 1, 6)
     state.hands = _rows(data["hands"], "hands", n, 0, territory - 1, None)
     state.items = _rows(data["items"], "items", n, 0, items - 1, None)
-    state.offers = _rows(data["offers"], "offers", n, 0, scoring - 1, None)
-    state.pending = _ints(data["pending"], "pending", -1, territory * 9 - 1, n)
-    state.tdeck = _ints(data["tdeck"], "tdeck", 0, territory - 1)
-    state.tdisc = _ints(data["tdisc"], "tdisc", 0, territory - 1)
-    state.ideck = _ints(data["ideck"], "ideck", 0, items - 1)
-    state.sdeck = _ints(data["sdeck"], "sdeck", 0, scoring - 1)
-    state.faceup = _ints(data["faceup"], "faceup", -1, territory - 1, g.faceup_size)
+    state.scoring_offers = _rows(data["offers"], "offers", n, 0, scoring - 1, None)
+    state.placements = _ints(data["pending"], "pending", -1, territory * 9 - 1, n)
+    state.territory_deck = _ints(data["tdeck"], "tdeck", 0, territory - 1)
+    state.territory_discard = _ints(data["tdisc"], "tdisc", 0, territory - 1)
+    state.item_deck = _ints(data["ideck"], "ideck", 0, items - 1)
+    state.scoring_deck = _ints(data["sdeck"], "sdeck", 0, scoring - 1)
+    state.face_up = _ints(data["faceup"], "faceup", -1, territory - 1, g.face_up_size)
     state.dice = _ints(data["dice"], "dice", 0, 6, g.num_dice)
-    state.used = _ints(data["used"], "used", -1, n - 1, g.num_dice)
-    state.hist = _ints(data["hist"], "hist", 0, NUM_ACTIONS - 1)
-    if state.phase == PHASE_MULLIGAN and len(state.hands[state.cur]) > MAX_REDRAW_HAND:
+    state.dice_taken_by = _ints(data["used"], "used", -1, n - 1, g.num_dice)
+    state.actions_played = _ints(data["hist"], "hist", 0, NUM_ACTIONS - 1)
+    if state.phase == PHASE_MULLIGAN and len(state.hands[state.current_seat]) > MAX_REDRAW_HAND:
         raise ValueError(f"a hand to redraw from holds at most {MAX_REDRAW_HAND} cards")
     for p in range(n):
         for cell in range(9):
             card = state.grid[p][cell]
             for local, space in enumerate(CELL_SPACES[cell]):
-                state.spc[p][space] = -1 if card < 0 else card * 4 + local
+                state.card_spaces[p][space] = -1 if card < 0 else card * 4 + local
                 if card < 0 and state.marks[p][space]:
                     raise ValueError(f"player {p} has a mark on an empty space")
 
@@ -188,18 +210,36 @@ def _check_progress(state: AxiaState) -> None:
       ``done`` after the setup, no placement pending outside the place step, and every grid
       holds ``round`` cards (one more from the refill step on, all 9 once over).
     """
-    g = state.game
-    n = g.n
-    phase, rnd, count, turn = state.phase, state.round, state.count, state.turn
-    _, picks, batches = state._score_params()  # the rules' own numbers for the options
-    done = 0 if g.first_game else batches
-    setup = phase in (PHASE_SCORE_PICK, PHASE_MULLIGAN)
-    where = f"in the {PHASE_NAMES[phase]} step"
-    if phase == PHASE_SCORE_PICK and g.first_game:
+    _check_phase_allowed(state)
+    _check_round_and_start(state)
+    _check_count_and_turn(state)
+    _check_current_seat(state)
+    for p in range(state.game.players):
+        _check_seat(state, p)
+
+
+def _where(state: AxiaState) -> str:
+    return f"in the {PHASE_NAMES[state.phase]} step"
+
+
+def _start_of(state: AxiaState) -> int:
+    """The starting Slayer the round (and phase) imply."""
+    n = state.game.players
+    return ROUNDS % n if state.phase == PHASE_OVER else max(state.round - 1, 0) % n
+
+
+def _check_phase_allowed(state: AxiaState) -> None:
+    """The setup steps happen only under their options."""
+    if state.phase == PHASE_SCORE_PICK and state.game.first_game:
         raise ValueError("phase 0 (the scoring-setup step) never happens in a first game")
-    if phase == PHASE_MULLIGAN and not g.explore:
+    if state.phase == PHASE_MULLIGAN and not state.game.explore_regions:
         raise ValueError("phase 1 (the explore-regions step) happens only with explore_regions")
-    if setup:
+
+
+def _check_round_and_start(state: AxiaState) -> None:
+    """The round fits the phase; the starting Slayer and the setup batch fit the round."""
+    phase, rnd, where = state.phase, state.round, _where(state)
+    if phase in (PHASE_SCORE_PICK, PHASE_MULLIGAN):
         low, high = 0, 0
     elif phase == PHASE_PLACE:
         low, high = 0, ROUNDS
@@ -209,16 +249,25 @@ def _check_progress(state: AxiaState) -> None:
         low, high = 1, ROUNDS
     if not low <= rnd <= high:
         raise ValueError(f"round {rnd} {where} must be in {low}..{high}")
-    start = ROUNDS % n if phase == PHASE_OVER else max(rnd - 1, 0) % n
-    if state.start != start:
-        raise ValueError(f"start {state.start} {where}, round {rnd} must be {start}")
+    start = _start_of(state)
+    if state.starting_seat != start:
+        raise ValueError(f"start {state.starting_seat} {where}, round {rnd} must be {start}")
+    _, _, batches = scoring_plan(state)
     if phase == PHASE_SCORE_PICK:
-        if state.batch >= batches:
-            raise ValueError(f"batch {state.batch} {where} must be below {batches}")
-    elif state.batch != done:
-        raise ValueError(f"batch {state.batch} {where} must be {done}")
+        if state.scoring_batch >= batches:
+            raise ValueError(f"batch {state.scoring_batch} {where} must be below {batches}")
+        return
+    done = 0 if state.game.first_game else batches
+    if state.scoring_batch != done:
+        raise ValueError(f"batch {state.scoring_batch} {where} must be {done}")
+
+
+def _check_count_and_turn(state: AxiaState) -> None:
+    """``count`` and ``turn`` are in the range the phase allows."""
+    phase, count, turn, where = state.phase, _count(state), state.turn, _where(state)
+    n = state.game.players
     if phase == PHASE_SCORE_PICK:
-        counts: tuple[int, int] = (1, picks)
+        counts: tuple[int, int] = (1, scoring_plan(state)[1])
     elif phase in (PHASE_PLACE, PHASE_REFILL):
         counts = (0, n - 1)
     elif phase in (PHASE_TURN, PHASE_OVER):
@@ -227,54 +276,81 @@ def _check_progress(state: AxiaState) -> None:
         counts = (0, 0)
     if not counts[0] <= count <= counts[1]:
         raise ValueError(f"count {count} {where} must be in {counts[0]}..{counts[1]}")
-    laps = len(g.order)
-    if setup or (phase in (PHASE_PLACE, PHASE_REFILL) and rnd <= 1):
+    laps = len(state.game.turn_order)
+    setup = phase in (PHASE_SCORE_PICK, PHASE_MULLIGAN)
+    if setup or (phase in (PHASE_PLACE, PHASE_REFILL) and state.round <= 1):
         turns = (0, 0)
     elif phase == PHASE_TURN:
         turns = (0, laps - 1)
     else:
         turns = (laps, laps)
     if not turns[0] <= turn <= turns[1]:
-        raise ValueError(f"turn {turn} {where}, round {rnd} must be in {turns[0]}..{turns[1]}")
-    if phase in (PHASE_PLACE, PHASE_REFILL):
-        cur = (start + count) % n
-    elif phase == PHASE_TURN:
-        cur = (start + g.order[turn]) % n
-    else:
-        cur = state.cur  # the setup's seat (checked against the slots) or TERMINAL
-    if state.cur != cur:
         raise ValueError(
-            f"cur {state.cur} {where} must be {cur} (start {start}, count {count}, turn {turn})"
+            f"turn {turn} {where}, round {state.round} must be in {turns[0]}..{turns[1]}"
         )
-    taken = [0] * n  # the dice each seat has taken this round: one a turn, so far
-    if phase == PHASE_TURN:
-        for i in range(turn):
-            taken[(start + g.order[i]) % n] += 1
-        if state.hit_done:
-            taken[cur] += 1
-    for p in range(n):
-        dice = sum(seat == p for seat in state.used)
-        if dice != taken[p]:
-            raise ValueError(
-                f"used: player {p} has taken {dice} dice, not {taken[p]}, {where} at turn {turn}"
-            )
-        committed = phase == PHASE_PLACE and (p - start) % n < count
-        if (state.pending[p] >= 0) != committed:
-            state_of = "a placement pending" if state.pending[p] >= 0 else "no placement pending"
-            raise ValueError(f"pending: player {p} has {state_of} {where} with count {count}")
-        laid = sum(card >= 0 for card in state.grid[p])
-        cards = 9 if phase == PHASE_OVER else rnd + (phase in (PHASE_REFILL, PHASE_TURN))
-        if laid != cards:
-            raise ValueError(f"grid: player {p} has {laid} cards, not {cards}, in round {rnd}")
-        if phase == PHASE_SCORE_PICK:
-            filled = sum(card >= 0 for card in state.slots[p])
-            left = picks if p < state.cur else picks - count if p == state.cur else 0
-            want = state.batch * picks + left
-            if filled != want:
-                raise ValueError(
-                    f"slots: player {p} has filled {filled}, not {want} (batch {state.batch}, "
-                    f"cur {state.cur}, count {count})"
-                )
+
+
+def _expected_seat(state: AxiaState) -> int:
+    """The seat to move that the counters imply (the setup's own seat, or TERMINAL)."""
+    game, start = state.game, _start_of(state)
+    if state.phase in (PHASE_PLACE, PHASE_REFILL):
+        return (start + state.seats_done) % game.players
+    if state.phase == PHASE_TURN:
+        return (start + game.turn_order[state.turn]) % game.players
+    return state.current_seat  # checked against the slots, or TERMINAL
+
+
+def _check_current_seat(state: AxiaState) -> None:
+    cur = _expected_seat(state)
+    if state.current_seat != cur:
+        raise ValueError(
+            f"cur {state.current_seat} {_where(state)} must be {cur} (start {_start_of(state)}, "
+            f"count {_count(state)}, turn {state.turn})"
+        )
+
+
+def _dice_taken(state: AxiaState, p: int) -> int:
+    """The dice seat ``p`` has taken this round so far: one a turn, in the hit step only."""
+    if state.phase != PHASE_TURN:
+        return 0
+    game, start = state.game, _start_of(state)
+    taken = sum((start + game.turn_order[i]) % game.players == p for i in range(state.turn))
+    return taken + (state.die_taken and p == state.current_seat)
+
+
+def _check_seat(state: AxiaState, p: int) -> None:
+    """Seat ``p``'s dice, placement, grid and Scoring slots agree with the counters."""
+    phase, rnd, count, where = state.phase, state.round, _count(state), _where(state)
+    dice, taken = sum(seat == p for seat in state.dice_taken_by), _dice_taken(state, p)
+    if dice != taken:
+        raise ValueError(
+            f"used: player {p} has taken {dice} dice, not {taken}, {where} at turn {state.turn}"
+        )
+    n, start = state.game.players, _start_of(state)
+    committed = phase == PHASE_PLACE and (p - start) % n < count
+    if (state.placements[p] >= 0) != committed:
+        state_of = "a placement pending" if state.placements[p] >= 0 else "no placement pending"
+        raise ValueError(f"pending: player {p} has {state_of} {where} with count {count}")
+    laid = sum(card >= 0 for card in state.grid[p])
+    cards = 9 if phase == PHASE_OVER else rnd + (phase in (PHASE_REFILL, PHASE_TURN))
+    if laid != cards:
+        raise ValueError(f"grid: player {p} has {laid} cards, not {cards}, in round {rnd}")
+    if phase == PHASE_SCORE_PICK:
+        _check_slots(state, p)
+
+
+def _check_slots(state: AxiaState, p: int) -> None:
+    """In the scoring setup, seat ``p`` has filled the slots its picks so far fill."""
+    _, picks, _ = scoring_plan(state)
+    cur, count, batch = state.current_seat, state.picks_left, state.scoring_batch
+    filled = sum(card >= 0 for card in state.scoring_slots[p])
+    left = picks if p < cur else picks - count if p == cur else 0
+    want = batch * picks + left
+    if filled != want:
+        raise ValueError(
+            f"slots: player {p} has filled {filled}, not {want} (batch {batch}, "
+            f"cur {cur}, count {count})"
+        )
 
 
 def _pairs(value: Any, name: str, size: int) -> list[list[Any]]:
@@ -292,19 +368,19 @@ def _check_cards(state: AxiaState) -> None:
     places: dict[str, list[int]] = {
         "grids": [c for row in state.grid for c in row if c >= 0],
         "hands": [c for row in state.hands for c in row],
-        "placements": [code // 9 for code in state.pending if code >= 0],
-        "face-up row": [c for c in state.faceup if c >= 0],
-        "territory deck": state.tdeck,
-        "territory discard pile": state.tdisc,
+        "placements": [code // 9 for code in state.placements if code >= 0],
+        "face-up row": [c for c in state.face_up if c >= 0],
+        "territory deck": state.territory_deck,
+        "territory discard pile": state.territory_discard,
     }
     _once(places, "Territory", len(state.game.cards.territory), exactly=True)
     scoring = {
-        "slots": [c for row in state.slots for c in row if c >= 0],
-        "offers": [c for row in state.offers for c in row],
-        "scoring deck": state.sdeck,
+        "slots": [c for row in state.scoring_slots for c in row if c >= 0],
+        "offers": [c for row in state.scoring_offers for c in row],
+        "scoring deck": state.scoring_deck,
     }
     _once(scoring, "Scoring", len(state.game.cards.scoring), exactly=False)
-    items = {"item hands": [c for row in state.items for c in row], "item deck": state.ideck}
+    items = {"item hands": [c for row in state.items for c in row], "item deck": state.item_deck}
     _once(items, "Item", len(state.game.cards.items), exactly=False)
 
 

@@ -61,7 +61,7 @@ def render_territory(state: AxiaState, p: int, color: bool = False) -> list[str]
         cells = []
         for col in range(6):
             s = row * 6 + col
-            gs = state.spc[p][s]
+            gs = state.card_spaces[p][s]
             if gs < 0:
                 cells.append("   .    ")
                 continue
@@ -96,18 +96,20 @@ def render_state(state: AxiaState, color: bool = False, viewer: int | None = Non
     dice = []
     for d in range(g.num_dice):
         value = state.dice[d] or "?"
-        used = "" if state.used[d] < 0 else f"(used by {state.used[d]})"
+        used = "" if state.dice_taken_by[d] < 0 else f"(used by {state.dice_taken_by[d]})"
         dice.append(f"{g.die_name(d)}={value}{used}")
     out.append("dice: " + " ".join(dice))
     out.append(
-        "face-up: " + " ".join(g.cards.territory[c].id if c >= 0 else "--" for c in state.faceup)
+        "face-up: " + " ".join(g.cards.territory[c].id if c >= 0 else "--" for c in state.face_up)
     )
-    for p in range(g.n):
-        slots = [g.cards.scoring[c].id if c >= 0 else "--" for c in state.slots[p]]
+    for p in range(g.players):
+        slots = [g.cards.scoring[c].id if c >= 0 else "--" for c in state.scoring_slots[p]]
         score: object = state.score_sheet(p)["total"]
         if seen is not None:
             shown = seen[p]["scoring"]
-            slots = ["--" if c < 0 else (shown[i] or "??") for i, c in enumerate(state.slots[p])]
+            slots = [
+                "--" if c < 0 else (shown[i] or "??") for i, c in enumerate(state.scoring_slots[p])
+            ]
             score = "?" if seen[p]["score"] is None else seen[p]["score"]
         out.append(
             f"{state.describe_player(p)}: rows {' '.join(slots[:3])}  "

@@ -6,18 +6,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 from gameshelf.core.game import State
 
-from . import actions as A
-from .actions import (
-    PHASE_NAMES,
-    PHASE_SCORE_PICK,
-    PHASE_TURN,
-    T_CADRA,
-    T_FOGA,
-    T_I_REGION,
-    T_SENTINEL,
-    TASK_NAMES,
-)
+from .actions import PHASE_NAMES, PHASE_SCORE_PICK, PHASE_TURN, cell_name, space_name
 from .cards import REGIONS
+from .effects import (
+    EFFECT_CADRA,
+    EFFECT_FOGA,
+    EFFECT_NAMES,
+    EFFECT_SENTINEL,
+    ITEM_DEFEAT_REGION,
+)
 from .scoring import solo_rank
 
 if TYPE_CHECKING:
@@ -36,11 +33,11 @@ def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
         "grid": [None if c < 0 else g.cards.territory[c].id for c in state.grid[q]],
         "marks": "".join(".wX"[m] for m in state.marks[q]),
         "scoring": [
-            None if c < 0 or setup_hidden else g.cards.scoring[c].id for c in state.slots[q]
+            None if c < 0 or setup_hidden else g.cards.scoring[c].id for c in state.scoring_slots[q]
         ],
         "hand_count": len(state.hands[q]),
         "item_count": len(state.items[q]),
-        "committed": state.pending[q] >= 0,
+        "committed": state.placements[q] >= 0,
         "score": None,
     }
     if not setup_hidden:
@@ -52,10 +49,10 @@ def _player(state: AxiaState, q: int, viewer: int | None) -> dict[str, Any]:
     if own:
         data["hand"] = _cards(state, state.hands[q])
         data["items"] = [g.cards.items[i].id for i in state.items[q]]
-        data["offer"] = [g.cards.scoring[c].id for c in state.offers[q]]
-        if state.pending[q] >= 0:
-            card, cell = divmod(state.pending[q], 9)
-            data["pending"] = f"{g.cards.territory[card].id}@{A.cell_name(cell)}"
+        data["offer"] = [g.cards.scoring[c].id for c in state.scoring_offers[q]]
+        if state.placements[q] >= 0:
+            card, cell = divmod(state.placements[q], 9)
+            data["pending"] = f"{g.cards.territory[card].id}@{cell_name(cell)}"
     return data
 
 
@@ -63,12 +60,12 @@ def _effect(state: AxiaState) -> dict[str, Any] | None:
     """The effect waiting for a target: its name, and its region or source space if any."""
     if state.task() is None:
         return None
-    task, param = state.stack[-1]
-    data: dict[str, Any] = {"name": TASK_NAMES[task]}
-    if task in (T_SENTINEL, T_I_REGION):
+    task, param = state.effect_stack[-1]
+    data: dict[str, Any] = {"name": EFFECT_NAMES[task]}
+    if task in (EFFECT_SENTINEL, ITEM_DEFEAT_REGION):
         data["region"] = REGIONS[param]
-    if task in (T_FOGA, T_CADRA):
-        data["space"] = A.space_name(param)
+    if task in (EFFECT_FOGA, EFFECT_CADRA):
+        data["space"] = space_name(param)
     return data
 
 
@@ -81,31 +78,31 @@ def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
         "viewer": player,
         "phase": PHASE_NAMES[state.phase],
         "round": state.round,
-        "starting_slayer": state.start,
+        "starting_slayer": state.starting_seat,
         "to_move": to_move,
-        "chance_pending": bool(state.chance) and not state.is_terminal(),
+        "chance_pending": bool(state.chance_queue) and not state.is_terminal(),
         "dice": [
             {
                 "die": g.die_name(d),
                 "magic": g.is_magic_die(d),
                 "value": state.dice[d] or None,
-                "used_by": None if state.used[d] < 0 else state.used[d],
+                "used_by": None if state.dice_taken_by[d] < 0 else state.dice_taken_by[d],
             }
             for d in range(g.num_dice)
         ],
-        "face_up": [None if c < 0 else g.cards.territory[c].id for c in state.faceup],
-        "territory_deck": len(state.tdeck),
-        "discard": len(state.tdisc),
-        "item_deck": len(state.ideck),
+        "face_up": [None if c < 0 else g.cards.territory[c].id for c in state.face_up],
+        "territory_deck": len(state.territory_deck),
+        "discard": len(state.territory_discard),
+        "item_deck": len(state.item_deck),
         "effect": _effect(state),
-        "players": [_player(state, q, player) for q in range(g.n)],
+        "players": [_player(state, q, player) for q in range(g.players)],
     }
-    if state.phase == PHASE_TURN and not state.chance:
+    if state.phase == PHASE_TURN and not state.chance_queue:
         view["turn"] = {
-            "player": state.cur,
-            "die_taken": state.hit_done,
-            "item_played": state.item_done,
-            "physical_as_magic": state.boost,
+            "player": state.current_seat,
+            "die_taken": state.die_taken,
+            "item_played": state.item_played,
+            "physical_as_magic": state.physical_as_magic,
         }
     if player is not None and to_move == player:
         view["legal_moves"] = [str(m) for m in state.legal_moves()]
@@ -113,7 +110,7 @@ def make_view(state: AxiaState, player: int | None) -> dict[str, Any]:
         view["returns"] = state.returns()
         view["solo_rank"] = state.solo_rank()
         view["winners"] = state.winners()
-        view["score_sheets"] = [state.score_sheet(q) for q in range(g.n)]
+        view["score_sheets"] = [state.score_sheet(q) for q in range(g.players)]
     return view
 
 
@@ -123,10 +120,10 @@ def score_sheet(any_state: State) -> dict[str, Any]:
         raise TypeError("score_sheet needs an AXIA state")
     state = cast("AxiaState", any_state)
     players = []
-    for p in range(state.game.n):
+    for p in range(state.game.players):
         sheet = state.score_sheet(p)
         sheet["player"] = p
-        if state.game.n == 1:
+        if state.game.players == 1:
             sheet["rank"] = solo_rank(sheet["total"])
         players.append(sheet)
     return {
