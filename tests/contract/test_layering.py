@@ -1,8 +1,10 @@
 """The package's layering and the absence of import cycles, read from the source with ``ast``.
 
-Layers, lowest first: ``core`` ← ``games`` ← {``agents``, ``arena``, ``rl``, ``server``,
-``bench``} ← ``cli``. A module may import its own layer or a lower one, never a higher one;
-one game package never imports another; and no set of modules imports itself round a cycle.
+Layers, lowest first: {``core``, ``extras``} ← ``games`` ← ``agents`` ← {``arena``, ``rl``,
+``server``, ``bench``} ← ``cli``. The bots are a library the arena, the RL wrappers, the server
+and the bench all use, so they sit on a floor of their own below them. A module may import its
+own layer or a lower one, never a higher one; one game package never imports another; and no set
+of modules imports itself round a cycle.
 Nothing in the package imports the maintainers' tools (``tools/``, outside the package): an
 installed gameshelf has no ``tools`` to import.
 Every import counts, at module level or inside a function: a deferred import hides a
@@ -27,11 +29,11 @@ LAYERS: dict[str, int] = {
     "extras": 0,  # standard library only: the install line of an optional extra
     "games": 1,
     "agents": 2,
-    "arena": 2,
-    "rl": 2,
-    "server": 2,
-    "bench": 2,
-    "cli": 3,
+    "arena": 3,
+    "rl": 3,
+    "server": 3,
+    "bench": 3,
+    "cli": 4,
 }
 
 
@@ -183,6 +185,17 @@ def layering_violations(graph: dict[str, dict[str, int]]) -> list[str]:
 def test_no_upward_import_and_no_game_imports_another() -> None:
     problems = layering_violations(import_graph())
     assert not problems, "layering broken:\n  " + "\n  ".join(problems)
+
+
+def test_the_bots_sit_below_everything_that_uses_them() -> None:
+    # A bot that reached up into the server (or the arena, RL, the bench) would pass if they
+    # shared a floor; each such import must be reported.
+    for user in ("server", "arena", "rl", "bench"):
+        graph = {"gameshelf.agents.x": {f"gameshelf.{user}.y": 3}, f"gameshelf.{user}.y": {}}
+        assert layering_violations(graph) == [
+            f"gameshelf.agents.x:3 imports gameshelf.{user}.y (a higher layer)"
+        ]
+    assert layering_violations({"gameshelf.server.y": {"gameshelf.agents.x": 1}}) == []
 
 
 def test_no_import_cycle() -> None:
