@@ -45,7 +45,7 @@ def endgame_applies(state: CageState) -> bool:
 
 def node_key(state: CageState) -> Hashable:
     """A state's identity in the endgame graph: board, player to move and the forbidden move."""
-    return (tuple(state.board), state.player, state.repetition_key()[2], tuple(state.left))
+    return (tuple(state.board), state.player, state.position_key()[2], tuple(state.left))
 
 
 @dataclass

@@ -6,7 +6,13 @@ import random
 
 import pytest
 
-from gameshelf.agents.solver import Solver, solve
+from gameshelf.agents.solver import (
+    HorizonKeyed,
+    Solver,
+    generic_solver_key,
+    solve,
+    state_solver_key,
+)
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 
@@ -106,3 +112,32 @@ def test_a_short_horizon_is_unknown() -> None:
 def test_refuses_games_with_chance() -> None:
     with pytest.raises(ValueError, match="deterministic"):
         solve(load("axia"), 3)
+
+
+def test_the_solver_keys_a_state_by_its_own_horizon_key() -> None:
+    # The Cage's draw rules depend on history: its state says what its future depends on,
+    # and the solver asks it instead of reading its fields.
+    cage = load("cage(players=2,stock=2:2,max_plies=8,repetition_draw=2)")
+    state = cage.new_initial_state()
+    assert isinstance(state, HorizonKeyed)
+    solver = Solver(cage)
+    assert solver.key is state_solver_key
+    assert solver.key(state, 3) == state.horizon_key(3)
+
+
+def test_a_state_without_a_horizon_key_gets_the_generic_key() -> None:
+    axiom = load("axiom")
+    assert not isinstance(axiom.new_initial_state(), HorizonKeyed)
+    assert Solver(axiom).key is generic_solver_key
+    with pytest.raises(TypeError, match="horizon_key"):
+        state_solver_key(axiom.new_initial_state(), 2)
+
+
+def test_the_cage_horizon_key_sees_the_cap_only_within_reach() -> None:
+    state = load("cage(players=2,stock=2:2,max_plies=8)").new_initial_state()
+    state.play("W0")
+    other = load("cage(players=2,stock=2:2,max_plies=8)").new_initial_state()
+    other.play("W0")
+    other.ply = 3  # the same board reached later: only a search that can reach the cap cares
+    assert state.horizon_key(2) == other.horizon_key(2)
+    assert state.horizon_key(7) != other.horizon_key(7)

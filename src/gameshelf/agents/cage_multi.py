@@ -377,7 +377,7 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
 
 def _repeats(state: CageState) -> bool:
     """Whether ``state``'s position occurred before, since the last drop."""
-    return state.outcome is None and state.seen.get(state.repetition_key(), 0) >= 2
+    return state.outcome is None and state.seen.get(state.position_key(), 0) >= 2
 
 
 __all__ = ["CageParanoidAgent"]

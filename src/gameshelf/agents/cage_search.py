@@ -593,7 +593,7 @@ in positions it judged a little worse; docs/decisions/005-cage-two-player-alpha-
 def _repeats(state: State) -> bool:
     """Whether ``state``'s position occurred before, since the last drop."""
     assert isinstance(state, CageState)
-    return not state.is_terminal() and state.seen.get(state.repetition_key(), 0) >= 2
+    return not state.is_terminal() and state.seen.get(state.position_key(), 0) >= 2
 
 
 THREAT_MOVES = 5

@@ -79,7 +79,7 @@ def cage_key(state: CageState) -> Hashable:
     back some plies later, with another history and other distances to every win; without the
     ply such positions shared one entry, and a depth-6 search proved a win that the exact
     solver refutes (tests/agents/test_cage_search.py)."""
-    return (state.repetition_key(), state.ply)
+    return (state.position_key(), state.ply)
 
 
 # --- Axiom ------------------------------------------------------------------------------------

@@ -8,10 +8,10 @@ are exact, positions at the horizon are ``[min, max]``. Iterative deepening find
 horizon at which the root becomes exact, which for a win is the length of the fastest forced
 win and for a loss the longest the loser can hold out.
 
-Exactness: the transposition table keys a Cage position by *everything* that decides its
-future under the rules — board, player, last move, the board before it (semantic no-reverse),
-the repetition counts since the last drop, and the ply count once the ply cap is within reach —
-so the Cage's history-dependent draw rules are solved exactly, not approximated.
+Exactness: the transposition table keys a position by *everything* that decides its future
+under the rules. A state that offers ``horizon_key(plies)`` says that itself (the Cage's covers
+its no-reverse rule, the repetition counts and the ply cap, so its history-dependent draw rules
+are solved exactly, not approximated); any other state is keyed by its position and history.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from gameshelf.core.game import Game, State
 
@@ -48,33 +49,34 @@ class SolveResult:
         return f"unknown within horizon ({self.horizon} plies)"
 
 
-def cage_solver_key(state: State, remaining: int) -> Hashable:
-    """Everything that decides a Cage position's future within ``remaining`` plies."""
-    s = state
-    cap = s.game.config.max_plies  # type: ignore[attr-defined]
-    ply = s.ply if s.ply + remaining >= cap else -1  # type: ignore[attr-defined]
-    prev = tuple(s.prev_board) if s.prev_board is not None else None  # type: ignore[attr-defined]
-    seen = _relevant_repetitions(s.seen, s.game.config.repetition_draw, remaining)  # type: ignore[attr-defined]
-    return (tuple(s.board), s.player, s.last, prev, ply, seen)  # type: ignore[attr-defined]
+@runtime_checkable
+class HorizonKeyed(Protocol):
+    """A state that names what decides its future within a number of plies (the Cage's does:
+    its draw rules depend on history, so the position alone is not enough)."""
+
+    def horizon_key(self, plies: int) -> Hashable:
+        """Equal keys: the same game from here on for the next ``plies`` plies."""
+        ...
 
 
-def _relevant_repetitions(
-    seen: dict[Hashable, int], limit: int, remaining: int
-) -> frozenset[tuple[Hashable, int]]:
-    """The repetition counts that could still reach ``limit`` within ``remaining`` plies.
-
-    A position recurs at most once every two plies (the same player must be to move), so a
-    count ``c`` matters only if ``c + remaining // 2 >= limit``.
-    """
-    if limit == 0:
-        return frozenset()
-    threshold = limit - remaining // 2
-    return frozenset((k, c) for k, c in seen.items() if c >= threshold)
+def state_solver_key(state: State, remaining: int) -> Hashable:
+    """The state's own :meth:`HorizonKeyed.horizon_key` (the game knows what its future
+    depends on)."""
+    if not isinstance(state, HorizonKeyed):
+        raise TypeError(f"a {type(state).__name__} has no horizon_key")
+    return state.horizon_key(remaining)
 
 
 def generic_solver_key(state: State, remaining: int) -> Hashable:
     """Fallback key: the position string and the whole history (exact, few transpositions)."""
     return (state.position(), tuple(state.history()))
+
+
+def _default_key(game: Game) -> SolverKey:
+    """The state's own horizon key where its game offers one, else the generic key."""
+    if isinstance(game.new_initial_state(), HorizonKeyed):
+        return state_solver_key
+    return generic_solver_key
 
 
 class Solver:
@@ -95,7 +97,7 @@ class Solver:
                 f"{game.game_string}"
             )
         self.game = game
-        self.key = key or (cage_solver_key if spec.name == "cage" else generic_solver_key)
+        self.key = key or _default_key(game)
         self.low, self.high = spec.min_utility, spec.max_utility
         self.mid = (self.low + self.high) / 2.0
         self.proved: dict[Hashable, int] = {}

@@ -349,8 +349,10 @@ class CageState(State):
     def _draw(self) -> list[float]:
         return [0.0] * self.game.config.players
 
-    def repetition_key(self) -> tuple[Any, ...]:
-        """What makes two positions 'the same' for the repetition rule."""
+    def position_key(self) -> tuple[Any, ...]:
+        """The position exactly as the repetition rule counts it: board, player to move and
+        what the no-reverse rule forbids next. Equal keys are the same position for the rules
+        (searches keep them in their tables)."""
         mode = self.game.config.no_reverse
         if mode == "syntactic":
             forbid: Any = inverse_action(self.last) if self.last >= 0 else NO_MOVE
@@ -360,6 +362,16 @@ class CageState(State):
             forbid = None
         return (tuple(self.board), self.player, forbid)
 
+    def horizon_key(self, plies: int) -> tuple[Any, ...]:
+        """Everything that decides this position's future within the next ``plies`` plies: the
+        position key, the last move (it decides whether anything is forbidden), the ply count
+        once the ply cap is within reach, and the repetition counts that could still reach the
+        draw limit. An exact solver may treat states with equal keys as one."""
+        game = self.game
+        ply = self.ply if self.ply + plies >= game.max_plies else -1
+        seen = _relevant_repetitions(self.seen, game.repetition_draw, plies)
+        return (self.position_key(), self.last, ply, seen)
+
     def _count_position(self) -> int:
         game = self.game
         if game.repetition_draw == 0:
@@ -368,11 +380,11 @@ class CageState(State):
             # Right after a drop (or at the start) nothing is forbidden, a state that any later
             # twist or flip replaces by one with a forbidden move: this position cannot recur.
             return 1
-        if game.syntactic:  # repetition_key(), the common case spelled out
+        if game.syntactic:  # position_key(), the common case spelled out
             last = self.last
             key: tuple[Any, ...] = (tuple(self.board), self.player, INVERSE[last])
         else:
-            key = self.repetition_key()
+            key = self.position_key()
         count = self.seen.get(key, 0) + 1
         self.seen[key] = count
         return count
@@ -408,3 +420,17 @@ class CageState(State):
 def make_game(values: Mapping[str, Any]) -> CageGame:
     """Registry factory."""
     return CageGame(values)
+
+
+def _relevant_repetitions(
+    seen: dict[tuple[Any, ...], int], limit: int, plies: int
+) -> frozenset[tuple[tuple[Any, ...], int]]:
+    """The repetition counts that could still reach ``limit`` within ``plies`` plies.
+
+    A position recurs at most once every two plies (the same player must be to move), so a
+    count ``c`` matters only if ``c + plies // 2 >= limit``.
+    """
+    if limit == 0:
+        return frozenset()
+    threshold = limit - plies // 2
+    return frozenset((k, c) for k, c in seen.items() if c >= threshold)
