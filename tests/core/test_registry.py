@@ -17,6 +17,7 @@ from gameshelf.core.registry import (
     RegistryError,
     available_games,
     entry_from_point,
+    facts_of,
     game_entry,
     load,
     register,
@@ -31,7 +32,13 @@ NOT_AN_ENTRY = 42
 
 def renamed_cage() -> GameEntry:
     """A registration function (an entry point may name one), for a game called 'cagette'."""
-    return GameEntry("cagette", "Cagette", "a renamed Cage", CAGE.options, CAGE.factory)
+    return GameEntry(
+        "cagette",
+        title="Cagette",
+        summary="a renamed Cage",
+        options=CAGE.options,
+        factory=CAGE.factory,
+    )
 
 
 def _point(name: str, value: str) -> EntryPoint:
@@ -72,7 +79,15 @@ def test_an_outside_game_registers_and_loads_like_a_shipped_one(
     def factory(values: Mapping[str, Any]) -> Any:
         return CAGE.factory(values)
 
-    register(GameEntry("test_outside_cage", "Outside", "a test game", CAGE.options, factory))
+    register(
+        GameEntry(
+            "test_outside_cage",
+            title="Outside",
+            summary="a test game",
+            options=CAGE.options,
+            factory=factory,
+        )
+    )
     assert "test_outside_cage" in available_games()
     state = load("test_outside_cage(players=3)").new_initial_state()
     assert state.game.spec.num_players == 3
@@ -91,3 +106,33 @@ def test_an_unknown_game_lists_the_known_ones() -> None:
 def test_test_option_sets_become_game_strings() -> None:
     strings = CAGE.test_game_strings()
     assert strings[0] == "cage" and "cage(players=3)" in strings
+
+
+def test_an_entry_without_facts_gets_generic_ones() -> None:
+    # A plug-in that registers only options and a factory is still titled and its seats named.
+    bare = GameEntry("cage", options=CAGE.options, factory=CAGE.factory)
+    facts = bare.facts(load("cage(players=3)"))
+    assert facts.title == "cage" and bare.title == "cage"
+    assert facts.seats == ("player 1", "player 2", "player 3")
+    assert facts.notation == () and facts.rules == ()
+
+
+def test_the_facts_come_from_the_entry_and_the_engine() -> None:
+    facts = facts_of(load("axiom"))
+    assert facts.title == game_entry("axiom").title == "Axiom"
+    assert facts.seats == ("black", "white")
+    assert facts.notation == game_entry("axiom").notation != ()
+
+
+@pytest.mark.parametrize("game", ["axiom", "cage"])
+def test_the_rules_summary_states_the_tables_ply_limit(game: str) -> None:
+    def text(game_string: str) -> str:
+        return " ".join(i for s in facts_of(load(game_string)).rules for i in s.items)
+
+    assert "After 137 plies the game is a draw." in text(f"{game}(max_plies=137)")
+    assert "137 plies" not in text(game)
+
+
+def test_the_facts_of_another_games_entry_are_refused() -> None:
+    with pytest.raises(RegistryError, match="not a game of the entry 'axiom'"):
+        game_entry("axiom").facts(load("cage"))

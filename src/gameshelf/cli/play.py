@@ -21,31 +21,11 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
 from gameshelf.core.options import parse_decimal
 from gameshelf.core.record import GameRecord, now_iso, record_from_state, replay
-from gameshelf.core.registry import load
+from gameshelf.core.registry import game_entry, load
 from gameshelf.core.rng import derive_seed, make_rng, new_seed
 
 #: The bot a seat gets when ``--seat`` does not name one.
 DEFAULT_BOT = "random"
-
-#: Each game's own notation, for ``help``: (example, what it does).
-NOTATION: dict[str, tuple[tuple[str, str], ...]] = {
-    "cage": (
-        ("R3", "drop a red cubie into column 3"),
-        ("T1+", "twist layer 1 a quarter turn counter-clockwise (T1- clockwise)"),
-        ("F", "flip the cage"),
-    ),
-    "axiom": (
-        ("S(-1,0,2) S(0,0,2)z+", "move the sceptre on cube (-1,0,2) onto the z+ face of (0,0,2)"),
-        ("C(0,0,2) C(-2,0,1)x-", "move cube (0,0,2) to (-2,0,1) with its dome facing x-"),
-    ),
-    "axia": (
-        ("S07>R1", "put scoring card S07 in slot R1 (setup)"),
-        ("redraw T03,T12", "give back cards from your hand (redraw none keeps them)"),
-        ("T12@B2", "place territory card T12 on cell B2 of your territory"),
-        ("P1>c4", "take die P1 and hit the beast on c4 (P1>- takes it without a hit)"),
-        ("end", "end your turn"),
-    ),
-}
 
 COMMANDS = """commands:
   <move>        play a move in the game's notation (examples below)
@@ -385,10 +365,10 @@ def undo(table: Table) -> str:
 def help_text(game: Game) -> str:
     """The commands, then this game's own notation with examples."""
     lines = [COMMANDS, f"{game.spec.name} notation, for example:"]
-    examples = NOTATION.get(game.spec.name)
-    if examples is None:
+    examples = [(e.text, e.meaning) for e in game_entry(game.spec.name).notation]
+    if not examples:  # a game without notation help: show what its moves look like
         sample = [str(m) for m in game.new_initial_state(0).legal_moves()[:3]]
-        examples = tuple((text, "a legal move at the start") for text in sample)
+        examples = [(text, "a legal move at the start") for text in sample]
     width = max(len(text) for text, _ in examples)
     lines.extend(f"  {text:<{width}}  {meaning}" for text, meaning in examples)
     lines.append(f"(the whole notation: docs/games/{game.spec.name}.md)")

@@ -16,8 +16,8 @@ runs once, on the first call that needs the registry; :func:`register` adds a ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -29,8 +29,47 @@ ENTRY_POINT_GROUP = "gameshelf.games"
 
 
 @dataclass(frozen=True)
+class NotationExample:
+    """One move written in a game's notation, and what it does (help for people)."""
+
+    text: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class RulesSection:
+    """A titled list of short rule statements: one part of a rules summary."""
+
+    title: str
+    items: tuple[str, ...]
+
+
+RulesSummary = Callable[[Mapping[str, Any]], Sequence[RulesSection]]
+"""A game's rules summary for resolved option values (the summary follows the options)."""
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What people are told about one configured game: its title, what its seats are called,
+    examples of its notation and its rules in short. The long form is the game's docs page."""
+
+    title: str
+    seats: tuple[str, ...]
+    notation: tuple[NotationExample, ...]
+    rules: tuple[RulesSection, ...]
+
+
+@dataclass(frozen=True)
 class GameEntry:
-    """A registered game: name, title, one-line summary, options and factory.
+    """A registered game: its name, options and factory, and what people are told about it.
+
+    Everything after ``name`` is given by keyword. Only ``options`` and ``factory`` are
+    required; a game that leaves the rest out still plays everywhere, with generic words:
+    its name for a title, the engine's ``describe_player`` for its seats (``player 1``, ...),
+    no notation examples and no rules summary.
+
+    ``notation`` holds examples of the game's moves with what each does; ``rules`` gives the
+    rules summary for resolved option values, so that it states the table's actual options.
 
     ``test_option_sets`` lists representative option sets in game-string syntax without the
     name (``""`` for the defaults, ``"players=3,stock=12:12"``): the contract test suite runs
@@ -38,15 +77,32 @@ class GameEntry:
     """
 
     name: str
-    title: str
-    summary: str
+    _: KW_ONLY
     options: tuple[OptionSpec, ...]
     factory: Callable[[Mapping[str, Any]], Game]
+    title: str = ""
+    summary: str = ""
     test_option_sets: tuple[str, ...] = ("",)
+    notation: tuple[NotationExample, ...] = ()
+    rules: RulesSummary | None = None
+
+    def __post_init__(self) -> None:
+        if not self.title:  # a plug-in without a title is shown by its name
+            object.__setattr__(self, "title", self.name)
 
     def test_game_strings(self) -> list[str]:
         """The game strings of :attr:`test_option_sets` (``cage``, ``cage(players=3)``, ...)."""
         return [f"{self.name}({opts})" if opts else self.name for opts in self.test_option_sets]
+
+    def facts(self, game: Game) -> GameFacts:
+        """The facts of ``game``, a game of this entry: its seats' names come from the engine
+        and its rules summary from the game's resolved options."""
+        if game.spec.name != self.name:
+            raise RegistryError(f"{game.game_string} is not a game of the entry {self.name!r}")
+        state = game.new_initial_state(0)
+        seats = tuple(state.describe_player(p) for p in range(game.spec.num_players))
+        rules = () if self.rules is None else tuple(self.rules(game.spec.params))
+        return GameFacts(title=self.title, seats=seats, notation=self.notation, rules=rules)
 
 
 class RegistryError(GameshelfError):
@@ -127,3 +183,8 @@ def load(game_string: str) -> Game:
     entry = game_entry(parsed.name)
     values = resolve_options(entry.name, entry.options, parsed.options)
     return entry.factory(values)
+
+
+def facts_of(game: Game) -> GameFacts:
+    """The facts of a configured game, from its registry entry."""
+    return game_entry(game.spec.name).facts(game)

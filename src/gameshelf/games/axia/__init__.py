@@ -25,6 +25,7 @@ from . import (
     setup_phase,
     state_fields,
 )
+from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .render import format_deck, format_score_sheet
 from .rules import AxiaGame, AxiaState, make_game
@@ -43,6 +44,8 @@ ENTRY = GameEntry(
     summary="Dice, hidden hands and beast-effect combos on a 3x3 territory (1-4 players)",
     options=OPTIONS,
     factory=make_game,
+    notation=NOTATION,
+    rules=rules_summary,
     test_option_sets=(
         "players=1",
         "",

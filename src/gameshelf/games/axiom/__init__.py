@@ -19,6 +19,7 @@ from gameshelf.core.engines import is_compiled
 from . import actions as _actions
 from . import board as _board
 from . import state as _state
+from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .render import render_svg as _render_svg
 from .state import AxiomActionInfo, AxiomGame, AxiomState
@@ -55,6 +56,8 @@ ENTRY = GameEntry(
     summary="two players rebuild a board of domed cubes while their sceptres hunt each other",
     options=OPTIONS,
     factory=make_game,
+    notation=NOTATION,
+    rules=rules_summary,
     test_option_sets=(
         "",
         "sceptre_clearance=tall",

@@ -10,6 +10,7 @@ from . import actions as _actions
 from . import board as _board
 from . import geometry as _geometry
 from . import rules as _rules
+from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .rules import CageGame, CageState, make_game
 
@@ -22,6 +23,8 @@ ENTRY = GameEntry(
     summary="2-4 players drop, twist and flip to make three of one colour in a row",
     options=OPTIONS,
     factory=make_game,
+    notation=NOTATION,
+    rules=rules_summary,
     test_option_sets=(
         "",
         "players=3",
