@@ -18,6 +18,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
+from gameshelf.core.registry import GameFacts
+
 STRICT = ConfigDict(strict=True, extra="forbid")
 RequestId = Annotated[str | int, Field(description="the client's request id, echoed back")]
 View = dict[str, Any]
@@ -206,13 +208,48 @@ class OptionInfo(BaseModel):
     choices: list[str] | None
 
 
+class NotationExampleInfo(BaseModel):
+    """One move in a game's notation and what it does."""
+
+    text: str
+    meaning: str
+
+
+class RulesSectionInfo(BaseModel):
+    """One titled part of a game's rules summary."""
+
+    title: str
+    items: list[str]
+
+
+class GameFactsInfo(BaseModel):
+    """What people are told about a configured game, from its registry entry: the title,
+    the seats' names, notation examples and a rules summary for the game's options."""
+
+    title: str
+    seats: list[str] = Field(description="each seat's name, by seat index")
+    notation: list[NotationExampleInfo]
+    rules: list[RulesSectionInfo]
+
+    @classmethod
+    def of(cls, facts: GameFacts) -> GameFactsInfo:
+        """The wire form of the registry's facts."""
+        return cls(
+            title=facts.title,
+            seats=list(facts.seats),
+            notation=[NotationExampleInfo(text=n.text, meaning=n.meaning) for n in facts.notation],
+            rules=[RulesSectionInfo(title=r.title, items=list(r.items)) for r in facts.rules],
+        )
+
+
 class GameInfo(BaseModel):
-    """A game and its options."""
+    """A game and its options, with its facts at the default options."""
 
     name: str
     title: str
     summary: str
     options: list[OptionInfo]
+    facts: GameFactsInfo
 
 
 class AgentInfo(BaseModel):
@@ -279,6 +316,7 @@ class MatchSummary(BaseModel):
     seed_salt: str | None = Field(description="revealed once the game is over")
     clock: ClockInfo | None = None
     rated: bool = Field(default=False, description="created as a rated match (accounts only)")
+    facts: GameFactsInfo = Field(description="the game's facts at this match's options")
 
 
 class MatchListItem(BaseModel):

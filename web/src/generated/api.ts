@@ -155,7 +155,8 @@ export interface paths {
         };
         /**
          * Games
-         * @description Every game with its options, as this server takes them (a card set by name only).
+         * @description Every game with its options, as this server takes them (a card set by name only), and
+         *     its facts (title, seats, notation, rules summary) at the default options.
          */
         get: operations["games_api_games_get"];
         put?: never;
@@ -702,10 +703,29 @@ export interface components {
             error: components["schemas"]["ErrorDetail"];
         };
         /**
+         * GameFactsInfo
+         * @description What people are told about a configured game, from its registry entry: the title,
+         *     the seats' names, notation examples and a rules summary for the game's options.
+         */
+        GameFactsInfo: {
+            /** Notation */
+            notation: components["schemas"]["NotationExampleInfo"][];
+            /** Rules */
+            rules: components["schemas"]["RulesSectionInfo"][];
+            /**
+             * Seats
+             * @description each seat's name, by seat index
+             */
+            seats: string[];
+            /** Title */
+            title: string;
+        };
+        /**
          * GameInfo
-         * @description A game and its options.
+         * @description A game and its options, with its facts at the default options.
          */
         GameInfo: {
+            facts: components["schemas"]["GameFactsInfo"];
             /** Name */
             name: string;
             /** Options */
@@ -930,6 +950,8 @@ export interface components {
             clock?: components["schemas"]["ClockInfo"] | null;
             /** Created */
             created: string;
+            /** @description the game's facts at this match's options */
+            facts: components["schemas"]["GameFactsInfo"];
             /** Game */
             game: string;
             /** Id */
@@ -1038,6 +1060,16 @@ export interface components {
              * @enum {string}
              */
             type: "muted";
+        };
+        /**
+         * NotationExampleInfo
+         * @description One move in a game's notation and what it does.
+         */
+        NotationExampleInfo: {
+            /** Meaning */
+            meaning: string;
+            /** Text */
+            text: string;
         };
         /**
          * OptionInfo
@@ -1302,6 +1334,16 @@ export interface components {
              * @enum {string}
              */
             type: "resign";
+        };
+        /**
+         * RulesSectionInfo
+         * @description One titled part of a game's rules summary.
+         */
+        RulesSectionInfo: {
+            /** Items */
+            items: string[];
+            /** Title */
+            title: string;
         };
         /**
          * SeatHolder

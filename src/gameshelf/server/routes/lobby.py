@@ -9,9 +9,9 @@ from fastapi import APIRouter, Depends, Query
 
 from gameshelf import __version__
 from gameshelf.agents.catalogue import agent_catalogue
-from gameshelf.core.registry import available_games, game_entry
+from gameshelf.core.registry import available_games, game_entry, load
 
-from ..contract import AgentInfo, GameInfo, Health, OptionInfo
+from ..contract import AgentInfo, GameFactsInfo, GameInfo, Health, OptionInfo
 from ..deps import get_hub, get_settings
 from ..hub import Hub
 from ..settings import ServerSettings
@@ -34,7 +34,8 @@ async def health(hub: Annotated[Hub, Depends(get_hub)]) -> Health:
 
 @router.get("/api/games")
 async def games(hub: Annotated[Hub, Depends(get_hub)]) -> list[GameInfo]:
-    """Every game with its options, as this server takes them (a card set by name only)."""
+    """Every game with its options, as this server takes them (a card set by name only), and
+    its facts (title, seats, notation, rules summary) at the default options."""
     infos = []
     for name in available_games():
         entry = game_entry(name)
@@ -50,8 +51,15 @@ async def games(hub: Annotated[Hub, Depends(get_hub)]) -> list[GameInfo]:
                     choices=list(o.choices) or None,
                 )
             )
+        facts = GameFactsInfo.of(entry.facts(load(entry.name)))
         infos.append(
-            GameInfo(name=entry.name, title=entry.title, summary=entry.summary, options=options)
+            GameInfo(
+                name=entry.name,
+                title=entry.title,
+                summary=entry.summary,
+                options=options,
+                facts=facts,
+            )
         )
     return infos
 

@@ -8,9 +8,13 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
+from gameshelf.core.game import Game
+from gameshelf.core.registry import facts_of
+
 from ..clocks import TimeControl
 from ..contract import (
     CreateMatchRequest,
+    GameFactsInfo,
     JoinRequest,
     JoinResponse,
     MatchData,
@@ -23,12 +27,20 @@ from ..contract import (
 )
 from ..db import as_utc, utcnow
 from ..deps import MatchIdPath, get_hub, limit_creates, limit_joins, limit_replays
+from ..errors import ServerError
 from ..hub import Hub
 from ..listing import list_details, named_result, roles_of, seat_summary
 from ..names import normalise_name
 from . import accounts as account_routes
 
 router = APIRouter(tags=["matches"])
+
+
+def _facts(game: Game) -> GameFactsInfo:
+    """The facts of a match's game at its options (the rules summary states them)."""
+    return GameFactsInfo.of(facts_of(game))
+
+
 HubDep = Annotated[Hub, Depends(get_hub)]
 
 
@@ -40,10 +52,24 @@ async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) 
         await account_routes.before_create(request, body.game, seats, body.seed)
         body.clock = body.clock or account_routes.RATED_DEFAULT_CLOCK
     control = None if body.clock is None else TimeControl.of_request(body.clock)
+    if body.rated and control is not None:
+        check_rated_bank(control, hub.settings.rated_min_bank_seconds)
     runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
     if body.rated:
         await account_routes.after_create(request, runtime.id)
-    return MatchSummary(**hub.summary(runtime), rated=body.rated)
+        hub.mark_rated(runtime)  # nobody can have joined yet: no clock has started
+    return MatchSummary(**hub.summary(runtime), rated=body.rated, facts=_facts(runtime.game))
+
+
+def check_rated_bank(control: TimeControl, least_seconds: float) -> None:
+    """Refuse a rated real-time bank shorter than the server's minimum (a one-second bank
+    would flag its first mover before the page had loaded)."""
+    if control.mode == "realtime" and control.initial_ms < least_seconds * 1000:
+        raise ServerError(
+            "request/invalid",
+            f"body.clock.minutes: a rated real-time match needs a bank of at least "
+            f"{least_seconds:g} s per seat",
+        )
 
 
 @router.get("/api/matches")
@@ -91,7 +117,8 @@ async def list_matches(
 async def get_match(match_id: MatchIdPath, hub: HubDep, request: Request) -> MatchSummary:
     """Public facts of one match (seats, status, result; the seed's commitment, and the
     seed itself once the game is over)."""
-    summary = MatchSummary(**hub.summary(await hub.current(match_id)))
+    runtime = await hub.current(match_id)
+    summary = MatchSummary(**hub.summary(runtime), facts=_facts(runtime.game))
     summary.rated = await asyncio.to_thread(account_routes.get_accounts(request).is_rated, match_id)
     return summary
 
