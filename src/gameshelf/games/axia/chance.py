@@ -8,8 +8,6 @@ holds no hidden deck order.
 from __future__ import annotations
 
 import random
-from bisect import bisect
-from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from .actions import C_HAND, C_ITEM, C_ROLL, C_SCORE, C_SLOT
@@ -32,25 +30,15 @@ def chance_pool(state: AxiaState, kind: int) -> list[int] | tuple[int, ...]:
     return state.territory_deck
 
 
-_UNIFORM_CUMULATIVE: dict[int, list[float]] = {}
-
-
-def _uniform_cumulative(n: int) -> list[float]:
-    """The running sums ``Random.choices`` forms from ``n`` weights of ``1.0 / n`` (memoised)."""
-    cumulative = _UNIFORM_CUMULATIVE.get(n)
-    if cumulative is None:
-        cumulative = _UNIFORM_CUMULATIVE[n] = list(accumulate([1.0 / n] * n))
-    return cumulative
-
-
 def draw_outcome(state: AxiaState, rng: random.Random) -> int:
-    """The next chance step's outcome drawn from ``rng`` as ``State.sample_chance`` draws it
-    (``Random.choices`` over the sorted outcomes with their uniform weights)."""
-    pool = chance_pool(state, state.chance_queue[0][0])
-    n = len(pool)
-    cumulative = _uniform_cumulative(n)
-    index = bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, n - 1)
-    return sorted(pool)[index]
+    """The next chance step's outcome, drawn from ``rng``.
+
+    Every chance step of AXIA is uniform (a fact of its protocol: each outcome has
+    probability ``1 / n``), so an outcome is drawn the way a decision is drawn:
+    ``rng.choice`` over the sorted outcomes. ``sample_chance`` and the fast rollout both
+    call this, so they consume ``rng`` alike by construction.
+    """
+    return rng.choice(sorted(chance_pool(state, state.chance_queue[0][0])))
 
 
 def apply_chance(state: AxiaState, outcome: int) -> None:
