@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from gameshelf.core.registry import available_games, game_entry
+from gameshelf.core.registry import available_games, game_entry, load
 from gameshelf.server import create_app
 
 
@@ -40,3 +40,24 @@ def test_a_match_carries_the_facts_of_its_own_options(client: TestClient) -> Non
         items = [item for section in facts["rules"] for item in section["items"]]
         assert "After 137 plies the game is a draw." in items
         assert any(item.startswith("3 players.") for item in items)
+
+
+WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
+
+
+def test_the_browser_restates_no_game_fact() -> None:
+    # The table reads titles, seat names, notation help and rules from the server: none of the
+    # registry's words may be written again in the browser's source.
+    source = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in sorted(WEB_SRC.rglob("*.ts"))
+        if "generated" not in path.parts
+    )
+    assert "TITLES" not in source and "seatLabel(name" not in source
+    restated = []
+    for name in available_games():
+        facts = game_entry(name).facts(load(name))
+        words = [f'"{facts.title}"', *(n.meaning for n in facts.notation)]
+        words += [item for section in facts.rules for item in section.items]
+        restated += [f"{name}: {w}" for w in words if w in source]
+    assert restated == []

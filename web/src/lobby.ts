@@ -9,12 +9,6 @@ export const IDLE_HIDE_SECONDS = 86400;
 const HIDE_IDLE_KEY = "gameshelf:hide-idle";
 const ALL_BOTS_KEY = "gameshelf:all-bots";
 
-const PLAIN_NAMES: Record<string, string> = {
-  cage: "Rubik's Cage",
-  axiom: "Axiom",
-  axia: "AXIA: Slayer Combo",
-};
-
 function isBool(option: { default: string; allowed: string }): boolean {
   return option.default === "true" || option.default === "false";
 }
@@ -45,7 +39,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
   const form = el("form", { class: "card create", id: "create-form", "aria-labelledby": "create-title" });
   const gameSelect = el("select", { id: "game-select", name: "game" });
   for (const game of games) {
-    gameSelect.append(el("option", { value: game.name, text: game.title || PLAIN_NAMES[game.name] || game.name }));
+    gameSelect.append(el("option", { value: game.name, text: game.title }));
   }
   const preferred = games.find((g) => g.name === "cage") ? "cage" : games[0]?.name ?? "";
   gameSelect.value = preferred;
@@ -351,7 +345,7 @@ function matchTable(matches: MatchListItem[], status: string, games: GameInfo[])
   const list = el("ul", { class: "matches" });
   for (const match of matches) {
     const name = gameName(match.game, games.map((g) => g.name), match.name);
-    const title = games.find((g) => g.name === name)?.title || PLAIN_NAMES[name] || match.game;
+    const title = games.find((g) => g.name === name)?.title ?? match.game;
     const actions = el("span", { class: "actions" });
     const note = el("small", { class: "error join-error", role: "alert" });
     const open = (label: string, path: string) => {

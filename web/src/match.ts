@@ -3,7 +3,7 @@
 import { api, el, navigate, storedTokens, storeToken, playerName, gameName, revealInList } from "./api";
 import type { MatchData, MatchSummary, ReplayFrame } from "./api";
 import type { Board, BoardContext, ServerFrame, StateMessage } from "./types";
-import { rulesPanel } from "./rules";
+import { rulesPanel, seatName } from "./rules";
 import { createCageBoard } from "./cage3d";
 import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
 import { createAxiaBoard } from "./axia";
@@ -14,14 +14,6 @@ import { createChatPanel, createRematchControl } from "./chat";
 import { createResignControl } from "./resign";
 import { icon } from "./icons";
 import type { IconName } from "./icons";
-
-const TITLES: Record<string, string> = { cage: "Rubik's Cage", axiom: "Axiom", axia: "AXIA: Slayer Combo" };
-
-/** A seat as people name it: counted from 1 (the protocol's seat index is one less). */
-export function seatLabel(name: string, seat: number): string {
-  if (name === "axiom") return seat === 0 ? "Black" : "White";
-  return `Player ${seat + 1}`;
-}
 
 /** A move in words a player uses, where the game has them (else null: the notation says it). */
 function moveWords(name: string, move: string): string | null {
@@ -76,7 +68,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     /* no list: the board falls back to the move list */
   }
   const name = gameName(game, names, summary.name);
-  document.title = `gameshelf — ${TITLES[name] ?? name}`;
+  // Title, seat names and rules come from the game's registry entry, at this match's options.
+  const facts = summary.facts;
+  /** A seat as people name it (the protocol's seat index is 0-based; the names are not). */
+  const seatLabel = (seat: number): string => seatName(facts, seat);
+  document.title = `gameshelf — ${facts.title}`;
 
   let tokens = storedTokens(matchId);
   let held: number[] = [];
@@ -96,7 +92,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   // The analysis board (docs/analysis.md): a hint against bots; after the game, the analysis.
   const hint = createHintControl(() => renderAll(), (move) => moveWords(name, move));
   // Clocks, chat and rematch (docs/server.md): the server keeps the time; these only draw it.
-  const clockPanel = createClockPanel((seat) => seatLabel(name, seat));
+  const clockPanel = createClockPanel((seat) => seatLabel(seat));
   const chat = createChatPanel(matchId, (payload) => send(payload));
   const rematch = createRematchControl(matchId, (payload) => send(payload));
   let analysisPanel: AnalysisPanel | null = null;
@@ -121,7 +117,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     autocomplete: "off",
     spellcheck: "false",
     "aria-describedby": "notation-help",
-    placeholder: name === "cage" ? "e.g. R3, T1+, F" : name === "axiom" ? "e.g. S(-1,0,2) S(0,0,2)z+" : "a move in notation",
+    placeholder: facts.notation.length ? `e.g. ${facts.notation.map((n) => n.text).join(", ")}` : "a move in notation",
   });
   const notationButton = el("button", { type: "submit", id: "notation-send", text: "Play" });
   const notationForm = el(
@@ -154,14 +150,14 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     el("section", { class: "card" }, el("h2", { text: "Moves" }), moveList),
     el("section", { class: "card" }, el("h2", { text: "Seats" }), seatsList, share),
     chat.element,
-    rulesPanel(name),
+    rulesPanel(facts),
   );
   const boardWrap = el("section", { class: "board-wrap", "aria-label": "Board" }, board.element);
   root.replaceChildren(
     el(
       "div",
       { class: "match", "data-game": name },
-      el("div", { class: "match-head" }, el("h1", { text: TITLES[name] ?? name }), el("code", { class: "game-string", text: game }), terms, status),
+      el("div", { class: "match-head" }, el("h1", { text: facts.title }), el("code", { class: "game-string", text: game }), terms, status),
       el("div", { class: "match-body" }, el("div", { class: "main-col" }, boardWrap, replayBox), side),
       over,
     ),
@@ -269,7 +265,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     else if (s.status === "finished") text = `Game over: ${describeResult(s)}`;
     else if (s.to_move < 0) text = "Dealing / rolling…";
     else {
-      const who = seatLabel(name, s.to_move);
+      const who = seatLabel(s.to_move);
       const info = summary.seats[s.to_move];
       const named = info?.kind === "bot" ? `${who} (bot ${info.agent ?? ""})` : info?.name ? `${who} (${info.name})` : who;
       text = held.includes(s.to_move) ? `Your turn — ${named}` : `${named} to move`;
@@ -392,7 +388,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     seatsList.replaceChildren();
     summary.seats.forEach((seat) => {
       const who = seat.kind === "bot" ? `bot ${seat.agent ?? seat.name ?? ""}` : seat.taken ? seat.name || "player" : "free";
-      const item = el("li", { "data-seat": String(seat.seat) }, el("strong", { text: `${seatLabel(name, seat.seat)}: ` }), who);
+      const item = el("li", { "data-seat": String(seat.seat) }, el("strong", { text: `${seatLabel(seat.seat)}: ` }), who);
       if (held.includes(seat.seat)) item.append(el("span", { class: "badge", text: "you" }));
       if (state && state.to_move === seat.seat && state.status === "running") item.classList.add("to-move");
       if (seat.kind === "human" && !seat.taken && summary.status === "open") {
@@ -453,7 +449,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   function seatWho(seat: number): string {
     const info = summary.seats[seat];
     const who = info?.kind === "bot" ? `bot ${info.agent ?? ""}` : info?.name ?? "";
-    const role = seatLabel(name, seat);
+    const role = seatLabel(seat);
     return `${who ? `${who} (${role})` : role}${held.includes(seat) ? " — you" : ""}`;
   }
 
@@ -525,7 +521,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     // Whose side the picture shows (hidden information: each seat's own cards, or the table's).
     const viewer = el("select", { id: "replay-viewer", "aria-label": "Seen by" });
     for (const seat of seats) {
-      const words = seat === "public" ? "Everyone (the table)" : `${seatLabel(name, Number(seat))}${held.includes(Number(seat)) ? " (you)" : ""}`;
+      const words = seat === "public" ? "Everyone (the table)" : `${seatLabel(Number(seat))}${held.includes(Number(seat)) ? " (you)" : ""}`;
       viewer.append(el("option", { value: seat, text: words }));
     }
     viewer.value = replay.seat;
@@ -581,7 +577,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     (replayBox.querySelector("#replay-range") as HTMLInputElement).value = String(ply);
     const label = replayBox.querySelector("#replay-ply") as HTMLElement;
     const words = frame.move ? moveWords(name, frame.move) : null;
-    const who = frame.player !== null && frame.player >= 0 ? seatLabel(name, frame.player) : "chance";
+    const who = frame.player !== null && frame.player >= 0 ? seatLabel(frame.player) : "chance";
     label.textContent =
       ply > 0 ? `After move ${ply} of ${n}: ${who} played ${frame.move ?? "(hidden)"}${words ? ` (${words})` : ""}` : `Start position (${n} moves)`;
     label.setAttribute("data-ply", String(ply));
@@ -626,7 +622,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       if (data.type === "welcome") {
         held = data.seats ?? [];
         chat.reconnected();
-        chat.setSeats(held, summary.seats.map((s) => seatLabel(name, s.seat)));
+        chat.setSeats(held, summary.seats.map((s) => seatLabel(s.seat)));
         rematch.setHeld(held);
       } else if (data.type === "chat") {
         chat.receive(data.messages);

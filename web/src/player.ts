@@ -1,12 +1,13 @@
 // A player's page (/players/{name}): ratings per game and player count, the games waiting for
 // their move, and their games, newest first.
 import { accountApi, type PlayerPage } from "./account";
-import { el, parseTime } from "./api";
+import { api, el, parseTime } from "./api";
 
-const TITLES: Record<string, string> = { axiom: "Axiom", cage: "Rubik's Cage", axia: "AXIA" };
+/** Each game's title by its registered name, as the server's game list gives it. */
+let titles: Record<string, string> = {};
 
 function title(name: string): string {
-  return TITLES[name] ?? name;
+  return titles[name] ?? name;
 }
 
 function gameRow(game: PlayerPage["games"][number]): HTMLElement {
@@ -44,6 +45,11 @@ export async function renderPlayer(root: HTMLElement, name: string): Promise<voi
       el("section", { class: "card" }, el("h1", { text: name }), el("p", { class: "error", id: "player-error", text: error instanceof Error ? error.message : String(error) })),
     );
     return;
+  }
+  try {
+    titles = Object.fromEntries((await api.games()).map((g) => [g.name, g.title]));
+  } catch {
+    /* no game list: the games are shown by their names */
   }
   document.title = `${page.name} · gameshelf`;
   const since = parseTime(page.created);
