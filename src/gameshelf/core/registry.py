@@ -78,10 +78,10 @@ class GameEntry:
 
     name: str
     _: KW_ONLY
-    options: tuple[OptionSpec, ...]
-    factory: Callable[[Mapping[str, Any]], Game]
     title: str = ""
     summary: str = ""
+    options: tuple[OptionSpec, ...]
+    factory: Callable[[Mapping[str, Any]], Game]
     test_option_sets: tuple[str, ...] = ("",)
     notation: tuple[NotationExample, ...] = ()
     rules: RulesSummary | None = None
