@@ -121,6 +121,8 @@ def test_a_stale_build_runs_the_source_with_a_warning(tmp_path: Path) -> None:
         import sys, warnings
         from pathlib import Path
         from gameshelf.core import engines
+        # (a checkout whose own build is stale has chosen the source already: start afresh)
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, engines._SourceFirst)]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             engines.choose_engine(Path({str(tmp_path / "gameshelf")!r}))
