@@ -500,21 +500,34 @@ def test_an_invisible_character_cannot_copy_a_registered_name(server: RunningSer
     assert _client(server).get("/api/players/Ann\u3164").status_code == 404
 
 
-def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(server: RunningServer) -> None:
+def test_a_rated_match_always_has_a_clock_and_a_flag_is_a_loss(tmp_path: Path) -> None:
+    # a short bank is allowed here so the flag comes soon; both seats move first (a flag
+    # before that aborts the match: tests/server/test_rated_play.py)
+    settings = ServerSettings(**{**ROOMY.__dict__, "rated_min_bank_seconds": 1.0})
+    server = RunningServer(database_url("sqlite", tmp_path), settings)
+    try:
+        _flag_costs_rating(server)
+    finally:
+        server.stop()
+
+
+def _flag_costs_rating(server: RunningServer) -> None:
     eve, finn = _register(server, "Eve"), _register(server, "Finn")
     plain = eve.post("/api/matches", json={"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True})
     assert plain.json()["clock"]["mode"] == "correspondence"  # none chosen: one is given
-    fast = {"mode": "realtime", "minutes": 0.02, "increment_seconds": 0}
+    fast = {"mode": "realtime", "minutes": 0.03, "increment_seconds": 0}
     body = {"game": "axiom", "seats": [HUMAN, HUMAN], "rated": True, "clock": fast}
     match = eve.post("/api/matches", json=body).json()["id"]
-    eve.post(f"/api/matches/{match}/join", json={})
-    finn.post(f"/api/matches/{match}/join", json={})
+    tokens = [c.post(f"/api/matches/{match}/join", json={}).json()["token"] for c in (eve, finn)]
+    with SeatClient(server.url, match, tokens) as table:
+        for seat in (0, 1):  # each seat's first move, within its grace window
+            table.move(seat, table.state["seats"][str(seat)]["legal_moves"][0])
     deadline = time.monotonic() + 30
     while eve.get(f"/api/matches/{match}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the clock never flagged"
         time.sleep(0.2)
     result = eve.get(f"/api/matches/{match}").json()["result"]
-    assert result[0] < result[1]  # Eve, to move first, ran out of time
+    assert result[0] < result[1]  # Eve, to move, ran out of time
     expected = _expected([(25.0, 25.0 / 3.0)] * 2, result)
     assert _rating(eve, "Eve", "axiom", 2) == pytest.approx(expected[0])
     assert _rating(eve, "Finn", "axiom", 2) == pytest.approx(expected[1])

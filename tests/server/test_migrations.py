@@ -67,7 +67,7 @@ def test_a_database_from_before_migrations_upgrades_and_its_match_resumes(
     finally:
         server.stop()
     store = Store(url)
-    assert schema_revision(store.engine) == "0006"
+    assert schema_revision(store.engine) == "0007"
     assert len(store.load(MATCH).moves) == 3  # type: ignore[union-attr]
     store.close()
 
@@ -87,7 +87,7 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert "0006" in done.stdout
+    assert "0007" in done.stdout
     engine = create_engine(url)
-    assert schema_revision(engine) == "0006"
+    assert schema_revision(engine) == "0007"
     engine.dispose()

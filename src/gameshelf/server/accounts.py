@@ -21,16 +21,18 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, delete, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .contract import is_match_id
 from .db import Base, MatchRow, SeatRow, as_utc, hash_token, token_matches, utcnow
 from .errors import ServerError
-from .names import normalise_name
+from .names import normalise_name, skeleton
 
 if TYPE_CHECKING:
     from .db import Store
 
+NAME_KEY_LENGTH = 64
+"""Characters of ``accounts.name_key``: a name whose key is longer is refused, not stored."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # bounds the hashing work one request can ask for
 SESSION_COOKIE = "gameshelf_session"
@@ -42,7 +44,7 @@ class AccountRow(Base):
     __tablename__ = "accounts"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(32))
-    name_key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH), unique=True, index=True)
     password_hash: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -115,13 +117,37 @@ def account_name(name: str) -> tuple[str, str]:
     """The display name and the uniqueness key of a new account's ``name``.
 
     The display name is normalised exactly like a guest's player name (NFKC, single spaces, no
-    control or bidi characters, nothing a bot could be taken for); the key also folds case, so
-    "Ada" and "ADA" cannot both exist.
+    control or bidi characters, nothing a bot could be taken for); the key is the name's
+    look-alike skeleton (:func:`~gameshelf.server.names.skeleton`), so "Ada", "ADA" and a
+    Cyrillic "Аda" cannot all exist. Folding case can lengthen a name ("ß" is "ss"): a key
+    longer than its column is refused by name.
     """
     text = normalise_name(name)
     if text is None:
         raise ServerError("request/invalid", "name: required")
-    return text, text.casefold()
+    key = skeleton(text)
+    if len(key) > NAME_KEY_LENGTH:
+        raise ServerError(
+            "request/invalid",
+            f"name: too long once its case is folded ({len(key)} characters, at most "
+            f"{NAME_KEY_LENGTH}); choose a shorter one",
+        )
+    return text, key
+
+
+def _lookup(session: Session, name: str) -> AccountRow | None:
+    """The account called ``name``: by its look-alike key, or, for an account registered
+    before keys were skeletons whose skeleton another account already had, by its old
+    case-folded key (the migration left that one as it was)."""
+    try:
+        text, key = account_name(name)
+    except ServerError:
+        return None
+    old = text.casefold()
+    rows = session.scalars(select(AccountRow).where(AccountRow.name_key.in_({key, old}))).all()
+    exact = [row for row in rows if row.name_key == old]
+    found = exact or list(rows)
+    return found[0] if found else None
 
 
 class AccountStore:
@@ -155,12 +181,8 @@ class AccountStore:
 
     def log_in(self, name: str, password: str) -> tuple[Account, str]:
         """Check a name and password; returns the account and a new session's token."""
-        try:
-            _, key = account_name(name)
-        except ServerError:
-            key = ""
         with self.store.session() as session:
-            row = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            row = _lookup(session, name)
             stored = row.password_hash if row is not None else self._dummy
         if len(password) > MAX_PASSWORD or not self._verify(stored, password) or row is None:
             raise ServerError("auth/bad-login", "unknown name or wrong password")
@@ -216,12 +238,8 @@ class AccountStore:
 
     def find(self, name: str) -> Account | None:
         """The account called ``name`` (after normalisation), or None."""
-        try:
-            _, key = account_name(name)
-        except ServerError:
-            return None
         with self.store.session() as session:
-            row = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            row = _lookup(session, name)
             return None if row is None else Account(row.id, row.name)
 
     # --- seats ------------------------------------------------------------------------------
@@ -238,6 +256,17 @@ class AccountStore:
         Returns the (match id, seat) pairs now held by the account.
         """
         claimed: list[tuple[str, int]] = []
+        try:
+            self._claim_in(account, seats, claimed)
+        except IntegrityError:  # another claim of the same seat committed first
+            raise ServerError(
+                "match/seat-taken", "a seat was claimed by another request at the same moment"
+            ) from None
+        return claimed
+
+    def _claim_in(
+        self, account: Account, seats: list[tuple[str, str]], claimed: list[tuple[str, int]]
+    ) -> None:
         with self.store.session() as session:
             for match_id, token in seats:
                 if not is_match_id(match_id):  # never reaches the database
@@ -260,7 +289,6 @@ class AccountStore:
                     session.add(SeatAccountRow(match_id=match_id, seat=seat, account_id=account.id))
                     session.flush()
                 claimed.append((match_id, seat))
-        return claimed
 
     def seat_holders(self, match_id: str) -> dict[int, Account]:
         """The seats of ``match_id`` held by accounts."""

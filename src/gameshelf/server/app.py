@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,10 +70,14 @@ def create_app(
         guard = SingleProcessGuard(database_url)
         guard.acquire()  # SQLite: one server process per file
         store = await asyncio.to_thread(Store, database_url)  # migrates the schema
-        store.game_over_hooks.append(on_game_over)  # rated matches: with the game-over
+        # rated matches are settled with their game-over, repeated pairings capped
+        store.game_over_hooks.append(
+            partial(on_game_over, pair_cap=limits.rated_pair_games_per_day)
+        )
         executor = make_executor(bot_workers)
         hub = Hub(store, executor, limits, catalog, bot_workers)
         app.state.hub = hub
+        hub.rematches.limiter = app.state.create_limiter  # a rematch is a create too
         if database_url.startswith("postgresql"):
             hub.cluster = Cluster(database_url)
             await hub.cluster.start(hub)

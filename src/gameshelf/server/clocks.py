@@ -128,8 +128,12 @@ class Clock:
             return None
         return player
 
-    def left_ms(self, runtime: Runtime, seat: int, now: datetime) -> int | None:
-        """Milliseconds ``seat`` has left at ``now`` (None: a bot's seat, no clock)."""
+    def left_ms(
+        self, runtime: Runtime, seat: int, now: datetime, shown: bool = False
+    ) -> int | None:
+        """Milliseconds ``seat`` has left at ``now`` before it runs out (None: a bot's seat,
+        no clock); during a first move's grace window that is the window's rest, and with
+        ``shown`` the bank the seat will have once it moves (what its clock shows)."""
         if self.control.mode == "correspondence":
             if runtime.seats[seat].kind != "human":
                 return None
@@ -140,17 +144,36 @@ class Clock:
                 return None
             bank = stored
         if self.running_seat(runtime) == seat and self.turn_started is not None:
-            bank -= _ms(now - self.turn_started)
+            used = _ms(now - self.turn_started)
+            grace = self.grace_ms(runtime, seat)
+            if grace is not None:  # a first move: its own window, the bank untouched
+                return bank if shown else grace - used
+            bank -= used
         return bank
 
+    def grace_ms(self, runtime: Runtime, seat: int, also_moved: int | None = None) -> int | None:
+        """The grace window of ``seat``'s turn if it is the seat's first move of a rated
+        real-time match (``also_moved``: a seat whose move is being stored), else None."""
+        grace: int | None = runtime.first_move_grace_ms
+        first = seat not in runtime.movers and seat != also_moved
+        return grace if first and self.control.mode == "realtime" else None
+
     def deadline(
-        self, runtime: Runtime, status: str | None = None, state: State | None = None
+        self,
+        runtime: Runtime,
+        status: str | None = None,
+        state: State | None = None,
+        also_moved: int | None = None,
     ) -> datetime | None:
         """When the running seat's time runs out (None when no clock runs); ``status`` and
-        ``state`` default to the runtime's own (a move about to be stored passes its own)."""
+        ``state`` default to the runtime's own (a move about to be stored passes its own, and
+        its mover as ``also_moved``)."""
         seat = self.running_seat_in(status or runtime.status, state or runtime.state, runtime)
         if seat is None or self.turn_started is None:
             return None
+        grace = self.grace_ms(runtime, seat, also_moved)
+        if grace is not None:
+            return self.turn_started + timedelta(milliseconds=grace)
         if self.control.mode == "correspondence":
             left = self.control.per_move_ms
         else:
@@ -169,7 +192,7 @@ class Clock:
             and self.running_seat(runtime) == player
             and remaining[player] is not None
         ):
-            left = self.left_ms(runtime, player, now) or 0
+            left = self.left_ms(runtime, player, now, shown=True) or 0
             remaining[player] = max(0, left) + self.control.increment_ms
         return replace(self, remaining_ms=remaining, turn_started=now)
 
@@ -182,7 +205,9 @@ class Clock:
             "initial_ms": self.control.initial_ms,
             "increment_ms": self.control.increment_ms,
             "per_move_ms": self.control.per_move_ms,
-            "remaining_ms": [_clamp(self.left_ms(runtime, seat, now)) for seat in seats],
+            "remaining_ms": [
+                _clamp(self.left_ms(runtime, seat, now, shown=True)) for seat in seats
+            ],
             "running": self.running_seat(runtime),
             "server_time": now.isoformat(),
             "deadline": None if deadline is None else deadline.isoformat(),
@@ -294,7 +319,7 @@ def move_hook(
     if clock is None:
         return None, None
     following = clock.after_move(runtime, player, now)
-    deadline = following.deadline(runtime, status, after)
+    deadline = following.deadline(runtime, status, after, also_moved=player)
 
     def store(session: Session) -> None:
         write_clock(session, runtime.id, following, deadline)
@@ -386,7 +411,18 @@ def result_fields(runtime: Runtime, fields: dict[str, Any]) -> None:
         return
     if clock.flagged is not None:
         fields["result"], fields["result_text"] = flag_result(runtime, clock.flagged)
+    ender = runtime.resigned if runtime.resigned is not None else clock.flagged
+    if ender is not None and runtime.aborted:
+        words = aborted_words(runtime, ender, runtime.resigned == ender)
+        fields["result"], fields["result_text"] = None, words
     fields["clock"] = clock.frame(runtime, wall_now())
+
+
+def aborted_words(runtime: Runtime, seat: int, resigned: bool) -> str:
+    """The result in words of a rated match aborted by ``seat``'s resignation or flag."""
+    how = "resigned" if resigned else "ran out of time"
+    who = runtime.state.describe_player(seat)
+    return f"aborted: {who} {how} before every player had made a first move; nothing is rated"
 
 
 async def flag_locked(
@@ -411,13 +447,18 @@ async def flag_locked(
             ended.remaining_ms = list(clock.remaining_ms)
             ended.remaining_ms[seat] = 0
     version = runtime.version + 1
+    stored_result: list[float] | None = result
+    if runtime.rated and not all(
+        s.seat in runtime.movers for s in runtime.seats if s.kind == "human"
+    ):  # the abort rule: ended before every human moved, the match settles nothing
+        stored_result, text = None, aborted_words(runtime, seat, resigned)
     stored = await asyncio.to_thread(
         _store_flag,
         hub,
         runtime.id,
         runtime.version,
         ended,
-        result,
+        stored_result,
         text,
         seat if resigned else None,
     )
@@ -471,7 +512,7 @@ def _store_flag(
     match_id: str,
     version: int,
     clock: Clock | None,
-    result: list[float],
+    result: list[float] | None,
     words: str,
     resigned: int | None = None,
 ) -> bool:

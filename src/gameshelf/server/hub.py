@@ -29,6 +29,7 @@ from gameshelf.core.record import GameRecord, RecordedMove
 from gameshelf.core.rng import derive_seed, make_rng
 
 from . import clocks
+from .accounts import RatedMatchRow
 from .bots import choose_bot_action
 from .chat import ChatRooms
 from .contract import is_match_id
@@ -106,9 +107,26 @@ class Runtime:
     touched: float = field(default_factory=time.monotonic)
     clock: Any = None  # a clocks.Clock for a clocked match
     resigned: int | None = None  # the seat that resigned the match (clocks.resign)
+    first_move_grace_ms: int | None = None
+    """A rated match's grace window for each seat's first move (``None``: not rated)."""
 
     def __post_init__(self) -> None:
         self.display = self.display or self.game.game_string
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match was created rated (no hints, no undo; the abort rule holds)."""
+        return self.first_move_grace_ms is not None
+
+    @property
+    def aborted(self) -> bool:
+        """A rated match that ended before every human seat made its first move: it settles
+        nothing (chess servers' abort rule)."""
+        return (
+            self.rated
+            and self.status == "finished"
+            and not all(s.seat in self.movers for s in self.seats if s.kind == "human")
+        )
 
     @property
     def bots_only(self) -> bool:
@@ -323,12 +341,23 @@ class Hub:
                     loaded.clock, loaded.resigned = await asyncio.to_thread(
                         clocks.stored_ending, self, match_id
                     )
+                    if await asyncio.to_thread(self._stored_rated, match_id):
+                        self.mark_rated(loaded)
                     # the first load stored wins: a match must never have two runtimes
                     runtime = self.runtimes.setdefault(match_id, loaded)
         finally:
             if not lock.locked():
                 self._loading.pop(match_id, None)
         return runtime
+
+    def _stored_rated(self, match_id: str) -> bool:
+        with self.store.session() as session:
+            return session.get(RatedMatchRow, match_id) is not None
+
+    def mark_rated(self, runtime: Runtime) -> None:
+        """``runtime`` is a rated match (its mark is stored): its first moves get the grace
+        window of the settings."""
+        runtime.first_move_grace_ms = round(self.settings.first_move_grace_seconds * 1000)
 
     @staticmethod
     def _unavailable(match_id: str) -> ServerError:
@@ -535,6 +564,8 @@ class Hub:
             return "moves in games with hidden information commit or reveal cards: no undo"
         if runtime.state.is_terminal() or runtime.status == "finished":
             return "the game is over"
+        if runtime.rated:
+            return "a rated match has no take-backs"
         if runtime.clock is not None:
             return clocks.undo_refusal(runtime)
         index = self._undo_point(runtime, seat)

@@ -1,9 +1,13 @@
-"""Player names: the one normalisation guests' seat names and account names go through."""
+"""Player names: the one normalisation guests' seat names and account names go through, and
+the look-alike key that tells whether two names would be read as one (UTS #39's skeleton)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from gameshelf.agents import AGENTS
 
@@ -44,11 +48,41 @@ def normalise_name(name: str | None) -> str | None:
         raise ServerError("request/invalid", "name: it must show at least one letter or sign")
     if len(text) > 32:
         raise ServerError("request/invalid", "name: at most 32 characters")
-    if BOT_LIKE.match(text) or text.lower() in AGENTS:
+    looks = skeleton(text)
+    if BOT_LIKE.match(looks) or looks in BOT_SKELETONS:
         raise ServerError(
             "request/invalid", f"name: {text!r} could be mistaken for a bot; choose another"
         )
     return text
+
+
+def skeleton(text: str) -> str:
+    """The key under which names that look alike are one name: case folded, then each
+    character replaced by the one it is confusable with (Unicode's confusables data, UTS #39:
+    Cyrillic "р" and "о" read as Latin "p" and "o", "0" as "o", "1" and "|" as "l", "rn" as
+    "m"), folded again.
+
+    Case is folded first, so "Ada" and "ADA" share a key as they always did; the price is that
+    a capital "I" is compared as "i", not as the "l" it resembles.
+    """
+    folded = unicodedata.normalize("NFD", text.casefold())
+    mapped = "".join(_prototype(char) for char in folded)
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFD", mapped).casefold())
+
+
+@cache
+def _prototype(char: str) -> str:
+    """What ``char`` is read as: in the confusables data a character that is a source maps to
+    exactly one prototype (a prototype lists all its look-alikes instead)."""
+    found = confusables.confusables_data.get(char)
+    if found is not None and len(found) == 1:
+        prototype: str = found[0]["c"]
+        return prototype.strip("\u200e\u200f")  # the data wraps right-to-left ones in marks
+    return char
+
+
+BOT_SKELETONS = frozenset(skeleton(name) for name in AGENTS)
+"""Every bot's name as it reads: a player may not take a name that looks like one."""
 
 
 def invisible(char: str) -> bool:

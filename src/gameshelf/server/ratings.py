@@ -13,10 +13,11 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .accounts import RatedMatchRow, RatingChangeRow, RatingRow, SeatAccountRow
@@ -127,11 +128,16 @@ def forfeit_ranks(result: Sequence[float], forfeits: Iterable[int]) -> list[int]
     return [len(ranks) + 1 if seat in out else rank for seat, rank in enumerate(ranks)]
 
 
+PAIR_WINDOW = timedelta(days=1)
+"""How far back repeated results between the same two accounts are counted."""
+
+
 def settle(
     session: Session,
     match_id: str,
     result: Sequence[float] | None,
     forfeits: Iterable[int] = (),
+    pair_cap: int | None = None,
 ) -> list[Change]:
     """Apply a finished match's result to its players' ratings, in the caller's transaction.
 
@@ -139,6 +145,9 @@ def settle(
     game-over never counts twice). A rated match whose human seats are not all held by
     distinct accounts, or that seats a bot without a published rating, is settled without
     changes. ``forfeits`` are seats that abandoned the match: each counts as a loss.
+    ``pair_cap``: once two of its accounts have that many rated results together in this game
+    within :data:`PAIR_WINDOW`, the match is settled without changes (no farming by repeated
+    games between the same pair).
     """
     rated = session.get(RatedMatchRow, match_id, with_for_update=True)
     if rated is None or rated.settled is not None:
@@ -175,8 +184,10 @@ def settle(
         accounts[seat.seat] = account_id
         row = session.get(RatingRow, (account_id, game, players))
         before.append(default_rating() if row is None else (row.mu, row.sigma))
-    after = rate(before, forfeit_ranks(result, forfeits))
     now = utcnow()
+    if pair_cap is not None and pair_capped(session, game, list(accounts.values()), now, pair_cap):
+        return []
+    after = rate(before, forfeit_ranks(result, forfeits))
     changes = []
     for seat_number, account_id in accounts.items():
         old, new = before[seat_number], after[seat_number]
@@ -203,9 +214,35 @@ def settle(
     return changes
 
 
-def on_game_over(session: Session, match_id: str, result: list[float] | None) -> None:
+def pair_capped(
+    session: Session, game: str, accounts: Sequence[int], now: datetime, cap: int
+) -> bool:
+    """Whether two of ``accounts`` already have ``cap`` rated results together in ``game``
+    since ``now - PAIR_WINDOW`` (each counted match changed both of their ratings)."""
+    since = now - PAIR_WINDOW
+    for index, first in enumerate(accounts):
+        for second in accounts[index + 1 :]:
+            mine = select(RatingChangeRow.match_id).where(
+                RatingChangeRow.account_id == first,
+                RatingChangeRow.game == game,
+                RatingChangeRow.created >= since,
+            )
+            together = session.scalar(
+                select(func.count(func.distinct(RatingChangeRow.match_id))).where(
+                    RatingChangeRow.account_id == second,
+                    RatingChangeRow.match_id.in_(mine),
+                )
+            )
+            if (together or 0) >= cap:
+                return True
+    return False
+
+
+def on_game_over(
+    session: Session, match_id: str, result: list[float] | None, pair_cap: int | None = None
+) -> None:
     """The store's game-over hook (``Store.game_over_hooks``): :func:`settle` the match."""
-    settle(session, match_id, result)
+    settle(session, match_id, result, pair_cap=pair_cap)
 
 
 def ordinal(mu: float, sigma: float) -> float:

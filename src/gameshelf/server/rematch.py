@@ -25,6 +25,7 @@ from . import clocks
 from .accounts import RatedMatchRow, SeatAccountRow
 from .db import Base, SeatInfo, utcnow
 from .errors import ServerError
+from .guard import RateLimiter
 
 if TYPE_CHECKING:
     from .hub import Client, Hub, Runtime
@@ -53,6 +54,9 @@ class Rematches:
         """Seats asking for a rematch, per finished match held in memory that has none yet."""
         self.known: dict[str, str] = {}
         """The rematch of a match held in memory, once looked up or created."""
+        self.limiter: RateLimiter | None = None
+        """The per-address create limit (the app's): the offer that makes a rematch spends
+        a create of its address, so rematch chains are held to it like any create."""
 
     def forget(self, match_id: str) -> None:
         """``match_id`` left memory: drop its offers and what is known of its rematch (a
@@ -107,6 +111,7 @@ class Rematches:
                     wishes.discard(seat)
                 humans = {s.seat for s in runtime.seats if s.kind == "human"}
                 if humans <= wishes:
+                    self._spend_create(client.address)
                     next_id = await self._create(runtime)
                     self.known[runtime.id] = next_id
                     self.offers.pop(runtime.id, None)  # done with: the rematch exists
@@ -119,6 +124,16 @@ class Rematches:
             if other is not client:  # the asker's answer carries its request id
                 other.offer(message)
         return next_id
+
+    def _spend_create(self, address: str) -> None:
+        """Refuse the rematch (changing nothing) past the asker's create limit."""
+        wait = 0.0 if self.limiter is None else self.limiter.take(address)
+        if wait > 0:
+            raise ServerError(
+                "request/rate-limited",
+                f"too many new matches from your address; ask for the rematch again in "
+                f"{wait:.0f} s",
+            )
 
     async def _create(self, runtime: Runtime) -> str:
         """The rematch: same game and clock, seats moved on, each held by the same token."""
@@ -135,6 +150,8 @@ class Rematches:
         if runtime.clock is not None:
             control = runtime.clock.control
         fresh = await hub.create_match(runtime.display, specs, None, time_control=control)
+        if runtime.rated:  # before its clock starts: the first moves' grace windows apply
+            hub.mark_rated(fresh)
         async with fresh.lock:
             for index, old in enumerate(moved):
                 if old.kind != "human" or old.token_hash is None:

@@ -102,6 +102,24 @@ class ServerSettings:
         default=5.0,
         metadata={"help": "log-ins one account name may be tried per minute (bursts of 5)"},
     )
+    rated_min_bank_seconds: float = field(
+        default=60.0,
+        metadata={"help": "the least real-time bank per seat a rated match may be created with"},
+    )
+    first_move_grace_seconds: float = field(
+        default=30.0,
+        metadata={
+            "help": "rated real-time matches: each seat's first move has this long, off its "
+            "bank; a seat that lets it pass aborts the match (nothing is rated)"
+        },
+    )
+    rated_pair_games_per_day: int = field(
+        default=3,
+        metadata={
+            "help": "rated results between the same two accounts in one game that count per "
+            "24 hours; later ones in that window change no rating"
+        },
+    )
     session_days: float = field(
         default=30.0, metadata={"help": "days a log-in session lasts (the cookie's life)"}
     )

@@ -66,21 +66,34 @@ def check_origin(request: Request) -> None:
 
     Browsers name the page's origin on every cross-origin request and on same-origin POSTs;
     clients that are not browsers send none and are let through (they hold no victim's
-    cookie). The origin must name this server's host (and port, when the ``Host`` header has
-    one: a proxy that forwards ``$host`` drops the port).
+    cookie). The origin must name this server's host and port exactly: a ``Host`` without a
+    port stands for the scheme's default port, so a page on another port of the same host
+    (another origin) is refused (the shipped nginx site forwards the port, ``$http_host``).
     """
     origin = request.headers.get("origin")
     if origin is None:
         return
-    host = request.headers.get("host", "")
-    parts = urlsplit(origin)
-    if parts.scheme in ("http", "https") and parts.netloc:
-        if parts.netloc == host:
-            return
-        hostname = parts.hostname or ""
-        if host and not host.endswith("]") and ":" not in host and hostname == host:
-            return
+    if same_origin(origin, request.headers.get("host", "")):
+        return
     raise ServerError("auth/bad-origin", f"requests from {origin[:100]!r} are not accepted here")
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether a browser's ``Origin`` names the server that the ``Host`` header names: the
+    same host and the same port, a missing port being the scheme's default."""
+    parts = urlsplit(origin)
+    if parts.scheme not in DEFAULT_PORTS or not parts.netloc or not host:
+        return False
+    try:
+        theirs = (parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme])
+        served = urlsplit(f"{parts.scheme}://{host}")
+        ours = (served.hostname, served.port or DEFAULT_PORTS[parts.scheme])
+    except ValueError:  # a port that is not a number
+        return False
+    return theirs == ours
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 async def current_account(request: Request) -> Account | None:

@@ -166,6 +166,8 @@ async def seat_analysis(
 
 def hint_refusal(runtime: Runtime, seat: int) -> str | None:
     """Why seat ``seat`` may not have a hint now (``None``: it may)."""
+    if runtime.rated and runtime.status != "finished":
+        return "no hints in a rated match while it runs"
     others = [s for s in runtime.seats if s.seat != seat]
     if not others or any(s.kind != "bot" for s in others):
         return "hints are given only in games against bots (every other seat a bot)"
