@@ -325,7 +325,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       matchId,
       seat: hintSeat,
       token: hintSeat === null ? null : tokens[String(hintSeat)] ?? null,
-      againstBots: summary.seats.length > 1 && summary.seats.every((s) => s.kind === "bot" || held.includes(s.seat)) && held.length === 1,
+      // no hints while a rated match runs (the server refuses them too)
+      againstBots: !summary.rated && summary.seats.length > 1 && summary.seats.every((s) => s.kind === "bot" || held.includes(s.seat)) && held.length === 1,
       ready,
       version: state?.version ?? -1,
     });
