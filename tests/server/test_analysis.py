@@ -157,7 +157,7 @@ def test_hint_rules() -> None:
             SeatInfo(i, kind, "random" if kind == "bot" else None, None, None)
             for i, kind in enumerate(kinds)
         ]
-        return SimpleNamespace(seats=seats, status=status, state=state)
+        return SimpleNamespace(seats=seats, status=status, state=state, rated=False)
 
     assert hint_refusal(runtime(["human", "bot", "bot"]), 0) is None
     assert hint_refusal(runtime(["bot", "human", "bot"]), 1) == "a hint is given only on your turn"

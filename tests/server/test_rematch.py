@@ -166,7 +166,16 @@ def _games_rated(client: httpx.Client, name: str) -> int:
     return sum(r["games"] for r in ratings if r["game"] == "axiom" and r["players"] == 2)
 
 
-def test_a_rated_match_flags_rates_and_its_rematch_is_rated(server: RunningServer) -> None:
+def test_a_rated_match_flags_rates_and_its_rematch_is_rated(tmp_path: Path) -> None:
+    quick = replace(GENEROUS, rated_min_bank_seconds=1.0, first_move_grace_seconds=0.5)
+    server = RunningServer(database_url("sqlite", tmp_path), quick)
+    try:
+        _flag_then_abort(server)
+    finally:
+        server.stop()
+
+
+def _flag_then_abort(server: RunningServer) -> None:
     alice, bob = _account(server, "Alice"), _account(server, "Bob")
     body = {
         "game": "axiom",
@@ -181,7 +190,10 @@ def test_a_rated_match_flags_rates_and_its_rematch_is_rated(server: RunningServe
         SeatClient(server.url, match_id, [tokens[0]]) as table_a,
         SeatClient(server.url, match_id, [tokens[1]]) as table_b,
     ):
-        table_a.wait_for(lambda s: s["status"] == "finished")
+        table_a.move(0, table_a.state["seats"]["0"]["legal_moves"][0])
+        table_b.wait_for_turn(1)
+        table_b.move(1, table_b.state["seats"]["1"]["legal_moves"][0])
+        table_a.wait_for(lambda s: s["status"] == "finished")  # Alice's bank runs out
         assert table_a.state["clock"]["flagged"] == 0
         assert _games_rated(alice, "Alice") == 1 and _games_rated(alice, "Bob") == 1
         table_a.request({"type": "rematch", "seat": 0})
@@ -191,5 +203,6 @@ def test_a_rated_match_flags_rates_and_its_rematch_is_rated(server: RunningServe
     assert [s["account"] for s in players["seats"]] == ["Bob", "Alice"]
     rematch = alice.get(f"/api/matches/{new_id}").json()
     assert rematch["clock"]["running"] == 0 and rematch["status"] == "running"
-    _wait_finished(Lobby(server.url), new_id)  # Bob, now first, lets his clock run out
-    assert _games_rated(alice, "Alice") == 2 and _games_rated(alice, "Bob") == 2
+    _wait_finished(Lobby(server.url), new_id)  # Bob, now first, never makes a first move
+    assert "aborted" in alice.get(f"/api/matches/{new_id}").json()["result_text"]
+    assert _games_rated(alice, "Alice") == 1 and _games_rated(alice, "Bob") == 1

@@ -175,7 +175,9 @@ def test_a_rated_resign_is_a_loss_rated_once_also_after_a_restart(
     match = alice.post("/api/matches", json=body).json()["id"]
     tokens = [alice.post(f"/api/matches/{match}/join", json={}).json()["token"]]
     tokens.append(bob.post(f"/api/matches/{match}/join", json={}).json()["token"])
-    with SeatClient(server.url, match, [tokens[1]]) as table:
+    with SeatClient(server.url, match, tokens) as table:
+        for seat in (0, 1):  # both have moved: a resignation before that would abort
+            table.move(seat, table.state["seats"][str(seat)]["legal_moves"][0])
         assert table.state["to_move"] == 0  # Bob resigns on Alice's turn
         reply = _resign(table, 1)
         assert reply["result"] == [1.0, -1.0] and reply["status"] == "finished"
