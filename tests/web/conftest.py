@@ -31,7 +31,10 @@ class WebServer(ThreadedServer):
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
         generous = ServerSettings(  # one browser makes every request of the suite
-            creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6
+            creates_per_minute=1e6,
+            joins_per_minute=1e6,
+            replays_per_minute=1e6,
+            rated_min_bank_seconds=5.0,  # the clock tests watch a short rated bank run out
         )
         super().__init__(create_app(database_url, bot_workers=0, settings=generous))
 

@@ -1,5 +1,5 @@
 """Player names: the one normalisation guests' seat names and account names go through, and
-the look-alike key that tells whether two names would be read as one (UTS #39's skeleton)."""
+the look-alike key that tells whether two names would be read as one (a UTS 39 skeleton)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def normalise_name(name: str | None) -> str | None:
 
 def skeleton(text: str) -> str:
     """The key under which names that look alike are one name: case folded, then each
-    character replaced by the one it is confusable with (Unicode's confusables data, UTS #39:
+    character replaced by the one it is confusable with (Unicode's confusables data, UTS 39:
     Cyrillic "р" and "о" read as Latin "p" and "o", "0" as "o", "1" and "|" as "l", "rn" as
     "m"), folded again.
 

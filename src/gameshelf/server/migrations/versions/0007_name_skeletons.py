@@ -1,4 +1,4 @@
-"""Account name keys become look-alike skeletons (UTS #39), so "раula" in Cyrillic and "paula"
+"""Account name keys become look-alike skeletons (UTS 39), so "раula" in Cyrillic and "paula"
 are one name.
 
 Each account's ``name_key`` is recomputed from its display name. Where two existing accounts
