@@ -39,6 +39,8 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -238,14 +240,8 @@ class Store:
         extras = extras or MatchExtras()
         with self.session() as session:
             digest, content = extras.data_digest, extras.data_content
-            if digest is not None and content is not None and not session.get(CardSetRow, digest):
-                session.add(
-                    CardSetRow(
-                        digest=extras.data_digest,
-                        name=extras.data_name or "",
-                        content=extras.data_content,
-                    )
-                )
+            if digest is not None and content is not None:
+                self._store_card_set(session, digest, extras.data_name or "", content)
             session.add(MatchRow(id=match_id, game=game, seed=seed, status=status, version=0))
             session.flush()
             session.add(
@@ -269,6 +265,20 @@ class Store:
                         token_hash=None,
                     )
                 )
+
+    @staticmethod
+    def _store_card_set(session: Session, digest: str, name: str, content: str) -> None:
+        """Keep a card set once per digest: matches created at the same moment in several
+        sessions may all bring the same new set, and the first to commit keeps it (the content
+        is the digest's, so whichever is kept is the same)."""
+        dialect = session.get_bind().dialect.name
+        values = {"digest": digest, "name": name, "content": content}
+        if dialect == "postgresql":
+            session.execute(pg_insert(CardSetRow).values(values).on_conflict_do_nothing())
+        elif dialect == "sqlite":
+            session.execute(sqlite_insert(CardSetRow).values(values).on_conflict_do_nothing())
+        elif session.get(CardSetRow, digest) is None:
+            session.add(CardSetRow(**values))
 
     def take_seat(self, match_id: str, seat: int, name: str | None, token_hash: str) -> bool:
         """Give a free human seat to a player; False if someone took it first."""
@@ -487,6 +497,8 @@ class Store:
 
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = -0x6761_6D65_7368_656C  # "gameshelf"-ish; negative, unlike any match's key
+"""The PostgreSQL advisory-lock key held while the schema is migrated."""
 FIRST_REVISION = "0001"
 
 
@@ -543,6 +555,10 @@ def upgrade_schema(engine: Engine) -> str:
     is first stamped with the first revision, which describes exactly those tables.
     """
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes started at once on an empty database would each create the
+            # version table; the lock (freed at commit) makes them migrate one after another.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config = _alembic_config(connection)
         inspector = inspect(connection)
         if inspector.has_table("matches") and not inspector.has_table("alembic_version"):

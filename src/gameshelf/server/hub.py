@@ -191,14 +191,35 @@ class GroupCommitter:
                 stored = await asyncio.to_thread(
                     self.store.append_moves, [move for move, _ in batch]
                 )
-            except Exception as error:  # every waiter learns its move was not stored
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(error)
+            except Exception as error:
+                if len(batch) == 1:  # its waiter learns its move was not stored
+                    _settle(batch[0][1], error=error)
+                else:  # one move's failure (a game-over hook, say) must not cost the others
+                    await self._one_by_one(batch)
                 continue
             for (_, done), ok in zip(batch, stored, strict=True):
-                if not done.done():
-                    done.set_result(ok)
+                _settle(done, ok)
+
+    async def _one_by_one(self, batch: list[tuple[PendingMove, asyncio.Future[bool]]]) -> None:
+        """Write a failed batch's moves again, each in its own transaction (the failed one
+        rolled back, so nothing of it was stored), so that each waiter hears its own outcome."""
+        for move, done in batch:
+            try:
+                stored = await asyncio.to_thread(self.store.append_moves, [move])
+            except Exception as error:
+                _settle(done, error=error)
+            else:
+                _settle(done, stored[0])
+
+
+def _settle(done: asyncio.Future[bool], ok: bool = False, error: Exception | None = None) -> None:
+    """Hand a waiter its move's outcome (unless it stopped waiting)."""
+    if done.done():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(ok)
 
 
 class Hub:

@@ -129,13 +129,14 @@ async def _answer(
         client.offer(reply)
     except Exception:  # a bug must cost one message, not the connection
         log.exception("unexpected error in match %s", runtime.id)
-        client.offer(
-            {
-                "type": "error",
-                "code": "server/error",
-                "message": "the server could not handle this message",
-            }
-        )
+        reply = {
+            "type": "error",
+            "code": "server/error",
+            "message": "the server could not handle this message",
+        }
+        if request_id is not None:
+            reply["id"] = request_id
+        client.offer(reply)
 
 
 def error_frame(error: GameshelfError) -> dict[str, Any]:

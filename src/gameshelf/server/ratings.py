@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from .accounts import RatedMatchRow, RatingChangeRow, RatingRow, SeatAccountRow
@@ -169,32 +171,31 @@ def settle(
     published = BOT_RATINGS.get((game, players), {})
     if players < 2 or len(result) != players:
         return []
-    before: list[tuple[float, float]] = []
     accounts: dict[int, int] = {}
     for seat in seats:
         if seat.kind == "bot":
-            fixed = published.get(seat.agent or "")
-            if fixed is None:
+            if seat.agent not in published:
                 return []
-            before.append(fixed)
             continue
         account_id = holders.get(seat.seat)
         if account_id is None or account_id in accounts.values():
             return []  # a guest seat, or one account on two seats: nothing to rank
         accounts[seat.seat] = account_id
-        row = session.get(RatingRow, (account_id, game, players))
-        before.append(default_rating() if row is None else (row.mu, row.sigma))
     now = utcnow()
     if pair_cap is not None and pair_capped(session, game, list(accounts.values()), now, pair_cap):
         return []
+    rows = lock_ratings(session, game, players, accounts.values(), now)
+    before = [
+        _mu_sigma(rows[accounts[seat.seat]])
+        if seat.seat in accounts
+        else published[seat.agent or ""]
+        for seat in seats
+    ]
     after = rate(before, forfeit_ranks(result, forfeits))
     changes = []
     for seat_number, account_id in accounts.items():
         old, new = before[seat_number], after[seat_number]
-        row = session.get(RatingRow, (account_id, game, players))
-        if row is None:
-            row = RatingRow(account_id=account_id, game=game, players=players, games=0)
-            session.add(row)
+        row = rows[account_id]
         row.mu, row.sigma, row.games, row.updated = new[0], new[1], row.games + 1, now
         session.add(
             RatingChangeRow(
@@ -212,6 +213,59 @@ def settle(
         )
         changes.append(Change(seat_number, account_id, old, new))
     return changes
+
+
+def lock_ratings(
+    session: Session, game: str, players: int, accounts: Iterable[int], now: datetime
+) -> dict[int, RatingRow]:
+    """The rating rows of ``accounts`` for this game and player count, created at the default
+    rating where missing and locked until the caller's transaction ends.
+
+    Two game-overs of one new player committed at once (two server processes) would both
+    insert its row and one would fail; here the insert yields to a row that already exists,
+    and the lock makes the second game-over read the first one's result. Rows are locked in
+    account order, so two transactions rating overlapping players never wait on each other
+    in a circle.
+    """
+    ordered = sorted(set(accounts))
+    mu, sigma = default_rating()
+    fresh = [
+        {
+            "account_id": a,
+            "game": game,
+            "players": players,
+            "mu": mu,
+            "sigma": sigma,
+            "games": 0,
+            "updated": now,
+        }
+        for a in ordered
+    ]
+    if fresh:
+        session.execute(_insert_missing(session, fresh))
+    found = session.scalars(
+        select(RatingRow)
+        .where(
+            RatingRow.account_id.in_(ordered),
+            RatingRow.game == game,
+            RatingRow.players == players,
+        )
+        .order_by(RatingRow.account_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).all()
+    return {row.account_id: row for row in found}
+
+
+def _mu_sigma(row: RatingRow) -> tuple[float, float]:
+    return row.mu, row.sigma
+
+
+def _insert_missing(session: Session, values: list[dict[str, Any]]) -> Any:
+    """An insert of ``values`` that leaves rows already there alone (both databases)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return pg_insert(RatingRow).values(values).on_conflict_do_nothing()
+    return sqlite_insert(RatingRow).values(values).on_conflict_do_nothing()
 
 
 def pair_capped(
