@@ -100,7 +100,10 @@ class ServerSettings:
     )
     logins_per_name_per_minute: float = field(
         default=5.0,
-        metadata={"help": "log-ins one account name may be tried per minute (bursts of 5)"},
+        metadata={
+            "help": "wrong passwords one account name may be tried with per minute, all processes "
+            "together (bursts of 5); the owner's known browser is never held back"
+        },
     )
     rated_min_bank_seconds: float = field(
         default=60.0,

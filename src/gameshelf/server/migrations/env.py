@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 
 from gameshelf.server import accounts as _accounts  # noqa: F401 (its tables, on Base)
+from gameshelf.server import logins as _logins  # noqa: F401 (its tables, on Base)
 from gameshelf.server.db import Base
 
 connection = context.config.attributes["connection"]

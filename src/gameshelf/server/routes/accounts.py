@@ -30,6 +30,7 @@ from ..deps import client_address, get_hub
 from ..errors import ServerError
 from ..guard import RateLimiter
 from ..hub import Hub
+from ..logins import DEVICE_COOKIE, DEVICE_LIFE, KnownDevices, LoginThrottle
 from ..ratings import check_rated_seats, game_of
 
 router = APIRouter(tags=["accounts"])
@@ -49,7 +50,8 @@ def get_accounts(request: Request) -> AccountStore:
         request.app.state.accounts = accounts
         per_address, per_name = settings.logins_per_minute, settings.logins_per_name_per_minute
         request.app.state.login_limiter = RateLimiter(per_address, _burst(per_address))
-        request.app.state.login_name_limiter = RateLimiter(per_name, _burst(per_name))
+        request.app.state.login_throttle = LoginThrottle(hub.store, per_name, _burst(per_name))
+        request.app.state.known_devices = KnownDevices(hub.store)
     return accounts
 
 
@@ -138,6 +140,7 @@ async def register(
     _limit(request.app.state.login_limiter, client_address(request), "log-ins from your address")
     account, token = await asyncio.to_thread(accounts.register, body.name, body.password)
     _set_cookie(request, response, token)
+    await _remember_device(request, response, account)
     return AccountInfo(name=account.name)
 
 
@@ -152,10 +155,51 @@ async def log_in(
         key = account_name(body.name)[1]
     except ServerError:
         key = body.name.casefold()
-    _limit(request.app.state.login_name_limiter, key, "log-ins for this name")
+    throttle: LoginThrottle = request.app.state.login_throttle
+    stranger = not await _owners_browser(request, accounts, body.name)
+    if stranger:
+        wait = await asyncio.to_thread(throttle.reserve, key)
+        if wait > 0:
+            raise ServerError(
+                "request/rate-limited", f"too many log-ins for this name; retry in {wait:.0f} s"
+            )
     account, token = await asyncio.to_thread(accounts.log_in, body.name, body.password)
+    if stranger:  # the password was right: the try does not count against the name
+        await asyncio.to_thread(throttle.refund, key)
     _set_cookie(request, response, token)
+    await _remember_device(request, response, account)
     return AccountInfo(name=account.name)
+
+
+async def _owners_browser(request: Request, accounts: AccountStore, name: str) -> bool:
+    """Whether this browser already belongs to the account ``name``: it holds a live session
+    of it or has logged in to it before (a known device). Such a browser is not slowed by
+    strangers guessing the name's password."""
+    owner = await asyncio.to_thread(accounts.find, name)
+    if owner is None:
+        return False
+    current = await current_account(request)
+    if current is not None and current.id == owner.id:
+        return True
+    devices: KnownDevices = request.app.state.known_devices
+    device = request.cookies.get(DEVICE_COOKIE)
+    return await asyncio.to_thread(devices.account_of, device) == owner.id
+
+
+async def _remember_device(request: Request, response: Response, account: Account) -> None:
+    """Make this browser a known device of ``account`` (its own HTTP-only cookie)."""
+    devices: KnownDevices = request.app.state.known_devices
+    held = request.cookies.get(DEVICE_COOKIE)
+    token = await asyncio.to_thread(devices.remember, account.id, held)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        token,
+        max_age=int(DEVICE_LIFE.total_seconds()),
+        path="/api/account",
+        httponly=True,
+        samesite="lax",
+        secure=_https(request),
+    )
 
 
 @router.post("/api/account/logout", dependencies=[Depends(check_origin)])
