@@ -24,6 +24,8 @@ from typing import Any, Final
 from .actions import SCEPTRE_ACTIONS, WIDTH
 from .board import (
     STEP,
+    UP,
+    XSTEP,
     Board,
     Split,
     closed_cells,
@@ -190,7 +192,11 @@ class MoveGenerator:
         open_cells = open_entries(self.options, board)
         near = _take_near(open_cells, sources)
         far_keys = _far_keys(open_cells, board.rank)
-        far_targets = [self._target(key) for key in far_keys]
+        targets = self._targets
+        # (Any: each key stays the object the list holds for its memo lookup; compiled, an
+        # int-typed key would be made into a new object for it)
+        far_objects: list[Any] = far_keys
+        far_targets = [targets.get(key) or self._target(key) for key in far_objects]
         split: Split | None = None
         for source in sources:  # by rank: each lifted cube's ids lie above those before
             if self.options.require_connected:
@@ -274,13 +280,26 @@ def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
     # (Any: the cells stay the int objects the board holds; compiled, an int-typed cell would
     # be made into a new object for each lookup)
     cells: list[Any] = board.cells
+    last = len(cells) - 1
+    overhang = options.allow_overhang
     for rank, cell in enumerate(cells):
         value = cubes[cell]
-        # the colour first: most of the other side's cubes are passed over without a call
-        if value >> 6 == me and not lift_problem(options, board, cell, me, held):
-            mask = value & 63
-            sources.append(Source(cell, rank, 2 if mask & (mask - 1) else 1))
+        # the rules of lift_problem, in the order cheapest first: colour, then the cube on top
+        # (cells are sorted and the cell above is the next int, so a cube there is the next
+        # cell: no lookup), then the sceptres, then support
+        if value >> 6 != me or (rank < last and _above(cells, rank)):
+            continue
+        if cell in held or (overhang and lift_problem(options, board, cell, me, held)):
+            continue
+        mask = value & 63
+        sources.append(Source(cell, rank, 2 if mask & (mask - 1) else 1))
     return sources
+
+
+def _above(cells: list[int], rank: int) -> bool:
+    """Whether the cube of rank ``rank`` has a cube on top (ranks follow packed-cell order,
+    and the cell above a cell is the next packed int)."""
+    return cells[rank + 1] == cells[rank] + UP
 
 
 def open_entries(options: AxiomOptions, board: Board) -> dict[Any, int]:
@@ -319,10 +338,15 @@ def _far_keys(entries: dict[Any, int], rank: dict[int, int]) -> list[int]:
 def _near_keys(near: Near, source: Source, rank: dict[int, int]) -> list[int]:
     """The target keys of the near cells with ``source`` lifted, ascending."""
     keys: list[int] = []
+    lifted = source.cell
     for cell, entry in near:
-        e = _DIRECTION.get(cell - source.cell, -1)
-        if e >= 0:  # next to the lifted cube: seen from the cell, it lies in direction e ^ 1
-            entry = entry_without(entry, e ^ 1)
+        gap = cell - lifted
+        # (the range test first: the cells next to other lifted cubes mostly lie further
+        # away, and compiled, the lookup would make the gap into an int object)
+        if -XSTEP <= gap <= XSTEP:
+            e = _DIRECTION.get(gap, -1)
+            if e >= 0:  # next to the lifted cube: seen from the cell, it lies in direction e ^ 1
+                entry = entry_without(entry, e ^ 1)
         keys.append(cell_key(cell, entry, rank))
     keys.sort()
     return keys
