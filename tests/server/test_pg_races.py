@@ -17,7 +17,9 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from gameshelf.server import live
 from gameshelf.server.accounts import AccountStore, RatingRow
+from gameshelf.server.client import Lobby, SeatClient
 from gameshelf.server.db import (
     MIGRATION_LOCK,
     CardSetRow,
@@ -32,7 +34,7 @@ from gameshelf.server.db import (
 from gameshelf.server.hub import GroupCommitter
 from gameshelf.server.ratings import settle
 
-from .conftest import DATABASES, database_url
+from .conftest import DATABASES, RunningServer, database_url
 
 PASSWORD = "correct horse battery"
 
@@ -197,3 +199,21 @@ def test_a_failing_game_over_hook_costs_only_its_own_move(store: Store) -> None:
     assert isinstance(failed, RuntimeError) and stored is True
     assert store.load("00000000000000c2").status == "finished"  # type: ignore[union-attr]
     assert store.load("00000000000000c1").status == "running"  # type: ignore[union-attr]
+
+
+def test_an_unexpected_failure_answers_the_request_id(
+    lobby: Lobby, server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = lobby.create("cage", [{"kind": "human"}, {"kind": "human"}])
+    token = lobby.join(match["id"])["token"]
+
+    async def broken(*_args: object) -> None:
+        raise RuntimeError("a storage failure the handler did not expect")
+
+    with SeatClient(server.url, match["id"], [token]) as table:
+        monkeypatch.setattr(live, "_dispatch", broken)
+        table.send({"type": "ping", "id": "req-7"})
+        reply = table.receive()
+        while reply.get("type") != "error":
+            reply = table.receive()
+    assert reply["code"] == "server/error" and reply["id"] == "req-7"
