@@ -35,6 +35,7 @@ from gameshelf.server.hub import GroupCommitter
 from gameshelf.server.ratings import settle
 
 from .conftest import DATABASES, RunningServer, database_url
+from .test_cluster import Process
 
 PASSWORD = "correct horse battery"
 
@@ -217,3 +218,15 @@ def test_an_unexpected_failure_answers_the_request_id(
         while reply.get("type") != "error":
             reply = table.receive()
     assert reply["code"] == "server/error" and reply["id"] == "req-7"
+
+
+def test_three_server_processes_started_at_once_on_an_empty_database_all_serve(
+    postgres: str, tmp_path: Path
+) -> None:
+    processes = [Process(postgres, tmp_path / f"p{index}.log") for index in range(3)]
+    try:
+        for process in processes:
+            process.wait_ready()
+    finally:
+        for process in processes:
+            process.stop()
