@@ -17,7 +17,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, String, select
+from sqlalchemy import DateTime, Float, ForeignKey, String, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -124,6 +124,7 @@ class KnownDevices:
         (the browser's own one kept when it already names this account)."""
         now = utcnow()
         with self.store.session() as session:
+            session.execute(delete(KnownDeviceRow).where(KnownDeviceRow.expires <= now))
             row = None if not token else session.get(KnownDeviceRow, hash_token(token))
             if token and row is not None and row.account_id == account_id:
                 row.expires = now + DEVICE_LIFE
