@@ -12,10 +12,14 @@ environment imports this module, so every migrated database's metadata knows the
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -150,17 +154,40 @@ def _lookup(session: Session, name: str) -> AccountRow | None:
     return found[0] if found else None
 
 
-class AccountStore:
-    """Accounts and sessions on the server's database (blocking: call from worker threads)."""
+P = ParamSpec("P")
+T = TypeVar("T")
 
-    def __init__(self, store: Store, session_days: float = 30.0) -> None:
+
+class AccountStore:
+    """Accounts and sessions on the server's database (blocking: call from worker threads).
+
+    :meth:`register` and :meth:`log_in` hash on purpose-slow Argon2: call them through
+    :meth:`hashing`, whose few threads are apart from the event loop's default pool, so a
+    flood of log-ins queues for those threads and never holds the ones that store moves.
+    """
+
+    def __init__(self, store: Store, session_days: float = 30.0, hashing_threads: int = 2) -> None:
+        if hashing_threads < 1:
+            raise ValueError(f"hashing_threads must be at least 1, not {hashing_threads}")
         self.store = store
         self.session_life = timedelta(days=session_days)
+        self.hashing_pool = ThreadPoolExecutor(
+            max_workers=hashing_threads, thread_name_prefix="gameshelf-hash"
+        )
         # argon2-cffi's defaults are RFC 9106's low-memory profile (Argon2id, t=3, 64 MiB)
         self.hasher = PasswordHasher()
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
 
     # --- registration and log-in ------------------------------------------------------------
+    async def hashing(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run ``call`` (one that hashes a password) on the hashing threads, off the loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.hashing_pool, partial(call, *args, **kwargs))
+
+    def close(self) -> None:
+        """Let the hashing threads go (hashes already queued are dropped)."""
+        self.hashing_pool.shutdown(wait=False, cancel_futures=True)
+
     def register(self, name: str, password: str) -> tuple[Account, str]:
         """Create an account and log it in; returns it and the new session's token."""
         display, key = account_name(name)

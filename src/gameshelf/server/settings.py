@@ -126,6 +126,13 @@ class ServerSettings:
     session_days: float = field(
         default=30.0, metadata={"help": "days a log-in session lasts (the cookie's life)"}
     )
+    hashing_threads: int = field(
+        default=2,
+        metadata={
+            "help": "threads that hash and check passwords, all log-ins and registrations of "
+            "the process together; the rest wait their turn, never on the threads that store moves"
+        },
+    )
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:

@@ -45,8 +45,10 @@ def get_accounts(request: Request) -> AccountStore:
     hub: Hub = request.app.state.hub
     accounts: AccountStore | None = getattr(request.app.state, "accounts", None)
     if accounts is None or accounts.store is not hub.store:
+        if accounts is not None:  # the app was restarted on another store
+            accounts.close()
         settings = request.app.state.settings
-        accounts = AccountStore(hub.store, settings.session_days)
+        accounts = AccountStore(hub.store, settings.session_days, settings.hashing_threads)
         request.app.state.accounts = accounts
         per_address, per_name = settings.logins_per_minute, settings.logins_per_name_per_minute
         request.app.state.login_limiter = RateLimiter(per_address, _burst(per_address))
@@ -138,7 +140,7 @@ async def register(
 ) -> AccountInfo:
     """Create an account (name + password) and log in: sets the session cookie."""
     _limit(request.app.state.login_limiter, client_address(request), "log-ins from your address")
-    account, token = await asyncio.to_thread(accounts.register, body.name, body.password)
+    account, token = await accounts.hashing(accounts.register, body.name, body.password)
     _set_cookie(request, response, token)
     await _remember_device(request, response, account)
     return AccountInfo(name=account.name)
@@ -163,7 +165,7 @@ async def log_in(
             raise ServerError(
                 "request/rate-limited", f"too many log-ins for this name; retry in {wait:.0f} s"
             )
-    account, token = await asyncio.to_thread(accounts.log_in, body.name, body.password)
+    account, token = await accounts.hashing(accounts.log_in, body.name, body.password)
     if stranger:  # the password was right: the try does not count against the name
         await asyncio.to_thread(throttle.refund, key)
     _set_cookie(request, response, token)
