@@ -16,8 +16,10 @@ from collections import OrderedDict
 from typing import Any
 
 import uvicorn
+from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .logs import log_config
 from .settings import ServerSettings
 
 Scope = dict[str, Any]
@@ -269,8 +271,12 @@ def uvicorn_config(
     port: int,
     log_level: str = "info",
     trusted_proxies: str | None = None,
+    server_logs: bool = True,
 ) -> uvicorn.Config:
     """The one uvicorn configuration of the server (the CLI and the test server share it).
+
+    ``server_logs`` also prints the ``gameshelf`` loggers' lines (see :mod:`.logs`); a server
+    embedded in another program (the tests') leaves that program's logging alone.
 
     ``X-Forwarded-For`` is believed only from ``trusted_proxies`` (comma-separated addresses):
     otherwise any client could name itself another address and dodge the per-address limits.
@@ -283,6 +289,7 @@ def uvicorn_config(
         host=host,
         port=port,
         log_level=log_level,
+        log_config=log_config(log_level) if server_logs else LOGGING_CONFIG,
         http=protocol,
         ws_max_size=settings.max_frame_bytes,
         timeout_keep_alive=max(1, int(settings.keep_alive_timeout)),

@@ -23,7 +23,9 @@ class ThreadedServer:
 
     def __init__(self, app: Any, start_timeout: float = 20.0) -> None:
         settings = getattr(app.state, "settings", None) or ServerSettings()
-        config = uvicorn_config(app, settings, "127.0.0.1", 0, log_level="warning")
+        config = uvicorn_config(
+            app, settings, "127.0.0.1", 0, log_level="warning", server_logs=False
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
