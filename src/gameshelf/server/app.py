@@ -99,6 +99,7 @@ def create_app(
             if hub.cluster is not None:
                 await hub.cluster.stop()
             executor.shutdown(wait=False, cancel_futures=True)
+            hub.stops.close()
             accounts = getattr(app.state, "accounts", None)
             if accounts is not None:
                 accounts.close()

@@ -6,9 +6,13 @@ would make every bot move of a long game cost its whole length) and the bot's na
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import mmap
 import multiprocessing
 import os
 import pickle
+import tempfile
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -118,3 +122,96 @@ def make_executor(workers: int) -> Executor:
         initializer=exit_with_parent,
         initargs=(os.getpid(),),
     )
+
+
+# --- abandoning a search whose match ended ---------------------------------------------------
+STOP_SLOTS = 4096
+"""Searches that can be stopped at once (a further one runs to its time cap unstoppable)."""
+STOP_POLL = 0.02
+"""Seconds between a worker's looks at the stop board while one of its searches runs."""
+
+
+class SearchCancelled(Exception):
+    """Raised inside a worker's search once the server asked it to stop."""
+
+
+class StopBoard:
+    """One byte per running search in a small file every worker maps: the server sets a
+    search's byte to ask its worker to give the search up, so a match that ended frees its
+    worker at once instead of after the bot's whole think time."""
+
+    def __init__(self) -> None:
+        handle, self.path = tempfile.mkstemp(prefix="gameshelf-stops-")
+        os.ftruncate(handle, STOP_SLOTS)
+        self._map = mmap.mmap(handle, STOP_SLOTS)
+        os.close(handle)
+        self._lock = threading.Lock()  # slots come back from the executor's threads
+        self._free = list(range(STOP_SLOTS))
+
+    def take(self) -> int | None:
+        """A cleared slot for a new search (None when all are in use)."""
+        with self._lock:
+            if not self._free:
+                return None
+            slot = self._free.pop()
+            self._map[slot] = 0
+            return slot
+
+    def stop(self, slot: int) -> None:
+        """Ask the search on ``slot`` to stop."""
+        self._map[slot] = 1
+
+    def give_back(self, slot: int) -> None:
+        """The search on ``slot`` is over: the slot may serve another."""
+        with self._lock:
+            self._free.append(slot)
+
+    def close(self) -> None:
+        """Remove the board's file (searches still running run to their cap)."""
+        self._map.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+
+_watched: dict[tuple[str, int], int] = {}  # (board, slot) -> thread running that search
+_watch_lock = threading.Lock()
+_boards: dict[str, mmap.mmap] = {}
+
+
+def stoppable(board: str, slot: int | None, search: Any, *args: Any) -> Any:
+    """Run ``search(*args)`` in a worker so that ``board``'s ``slot``, once set, stops it by
+    raising :class:`SearchCancelled` in the thread running it (runs in a worker)."""
+    if slot is None:
+        return search(*args)
+    key = (board, slot)
+    thread = threading.get_ident()
+    with _watch_lock:
+        if board not in _boards:
+            with open(board, "r+b") as handle:
+                _boards[board] = mmap.mmap(handle.fileno(), STOP_SLOTS)
+        if not _watched:
+            threading.Thread(target=_watch, name="gameshelf-search-stops", daemon=True).start()
+        _watched[key] = thread
+    try:
+        return search(*args)
+    finally:
+        with _watch_lock:
+            del _watched[key]
+            # a stop asked just as the search ended must not hit the worker's next task
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), None)
+
+
+def _watch() -> None:
+    """Stop every watched search whose byte is set; end once none is watched."""
+    while True:
+        with _watch_lock:
+            if not _watched:
+                return
+            for (board, slot), thread in list(_watched.items()):
+                if _boards[board][slot]:
+                    _watched[(board, slot)] = -1  # asked once; the search may take a moment
+                    if thread != -1:
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                            ctypes.c_ulong(thread), ctypes.py_object(SearchCancelled)
+                        )
+        time.sleep(STOP_POLL)

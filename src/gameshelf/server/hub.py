@@ -16,6 +16,7 @@ import logging
 import pickle
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,7 +31,7 @@ from gameshelf.core.rng import derive_seed, make_rng
 
 from . import clocks
 from .accounts import RatedMatchRow
-from .bots import choose_bot_action
+from .bots import StopBoard, choose_bot_action, stoppable
 from .chat import ChatRooms
 from .contract import is_match_id
 from .db import MatchExtras, PendingMove, SeatInfo, Store, hash_token, token_matches
@@ -104,6 +105,7 @@ class Runtime:
     match's one-seat-per-account check and the seat's link to the account are one step."""
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    search: asyncio.Future[Any] | None = None  # the bot search in the pool, while one runs
     touched: float = field(default_factory=time.monotonic)
     clock: Any = None  # a clocks.Clock for a clocked match
     resigned: int | None = None  # the seat that resigned the match (clocks.resign)
@@ -248,6 +250,8 @@ class Hub:
         self.steward: Any = None  # the clocks.ClockSteward, once started
         self.chat = ChatRooms(self)
         self.rematches = Rematches(self)
+        self.choose: Callable[[bytes, str, int, float], int] = choose_bot_action
+        self.stops = StopBoard()  # a search of a match that ended is stopped in its worker
 
     # --- matches --------------------------------------------------------------------------
     async def create_match(
@@ -645,29 +649,57 @@ class Hub:
                     return
                 snapshot = pickle.dumps(state)
             action = await self._bot_action(runtime, snapshot, seat.agent, player)
+            if action is None:  # abandoned: the match ended meanwhile
+                continue
             async with runtime.lock:
                 if runtime.version == version:
                     await self._commit(runtime, player, action)
 
-    async def _bot_action(self, runtime: Runtime, snapshot: bytes, agent: str, player: int) -> int:
-        """The bot's move, computed in the worker pool from a snapshot (no history replay)."""
+    async def _bot_action(
+        self, runtime: Runtime, snapshot: bytes, agent: str, player: int
+    ) -> int | None:
+        """The bot's move, computed in the worker pool from a snapshot (no history replay);
+        None when the search was abandoned because the match ended."""
         plies = len(runtime.movers)
         seed = derive_seed(runtime.seed, "seat", player, plies)
-        loop = asyncio.get_running_loop()
-        cap = self.settings.bot_move_seconds
         try:
             if runtime.bots_only:
                 async with self.background_slots:
-                    return await loop.run_in_executor(
-                        self.executor, choose_bot_action, snapshot, agent, seed, cap
-                    )
-            return await loop.run_in_executor(
-                self.executor, choose_bot_action, snapshot, agent, seed, cap
-            )
+                    return await self._search(runtime, snapshot, agent, seed)
+            return await self._search(runtime, snapshot, agent, seed)
         except Exception:  # a broken bot must neither crash the server nor stall the match
             log.exception("bot %s failed in match %s; playing a random move", agent, runtime.id)
             rng = make_rng(derive_seed(runtime.seed, "fallback", plies))
             return int(rng.choice(runtime.state.legal_actions()))
+
+    async def _search(self, runtime: Runtime, snapshot: bytes, agent: str, seed: int) -> int | None:
+        """One bot search in the pool (None: abandoned by :meth:`stop_bots`). However it is
+        cancelled, it is stopped in its worker too, so the worker is free for other bots."""
+        slot = self.stops.take()
+        cap = self.settings.bot_move_seconds
+        job = self.executor.submit(
+            stoppable, self.stops.path, slot, self.choose, snapshot, agent, seed, cap
+        )
+        if slot is not None:
+            job.add_done_callback(lambda _job: self.stops.give_back(slot))
+        runtime.search = asyncio.wrap_future(job)
+        try:
+            return int(await runtime.search)
+        except asyncio.CancelledError:
+            if not job.cancel() and slot is not None:  # already running: stop it in its worker
+                self.stops.stop(slot)
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # the driver itself is cancelled
+                raise
+            return None
+        finally:
+            runtime.search = None
+
+    def stop_bots(self, runtime: Runtime) -> None:
+        """The match ended: abandon any bot search running for it (its driver then sees the
+        match is over and ends as it always does)."""
+        if runtime.search is not None:
+            runtime.search.cancel()
 
     # --- several server processes on one database --------------------------------------------
     async def refresh(self, match_id: str, version: int) -> None:
@@ -823,7 +855,12 @@ class Hub:
         self._broadcast(runtime, None, ack)
 
     def _broadcast(self, runtime: Runtime, last: tuple[int, str] | None, ack: Ack = None) -> None:
-        """Queue each client's own view; a client too slow to keep up is dropped, not awaited."""
+        """Queue each client's own view; a client too slow to keep up is dropped, not awaited.
+
+        Every change of a match passes here, its end too (a last move, a resignation, a flag,
+        an abort, another process's change): an ended match's bot search is abandoned."""
+        if runtime.status != "running":
+            self.stop_bots(runtime)
         for client in list(runtime.clients):
             message = self.state_message(runtime, client, last)
             if ack is not None and ack[0] is client and ack[1] is not None:
