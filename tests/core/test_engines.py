@@ -163,3 +163,25 @@ def test_games_and_states_pickle_on_either_engine(name: str) -> None:
         assert again.position() == state.position()
         assert again.history() == state.history()
         assert again.legal_actions() == state.legal_actions()
+
+
+def test_the_fields_pickling_carries_are_every_field_of_a_state() -> None:
+    # A compiled state cannot list its fields, so each game names them for pickling; the Python
+    # source can, and a field added without being named there would be lost in a bot worker.
+    done = _run(
+        """
+        import gameshelf
+        from gameshelf.games.axia.state_fields import STATE_FIELDS as AXIA
+        from gameshelf.games.cage.rules import _STATE_FIELDS as CAGE
+        axia = gameshelf.load("axia(players=3)").new_initial_state(seed=1)
+        while axia.is_chance_node():
+            axia.apply_action(axia.chance_outcomes()[0][0])
+        cage = gameshelf.load("cage").new_initial_state()
+        cage.apply_action(cage.legal_actions()[0])
+        print(sorted(set(vars(axia)) ^ {"game", *AXIA}))
+        print(sorted(vars(cage)), sorted(set(type(cage).__slots__) ^ {"game", *CAGE}))
+        """,
+        GAMESHELF_PURE="1",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "[] []"]
