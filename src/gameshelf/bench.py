@@ -48,7 +48,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gameshelf import extras
 from gameshelf.core.errors import GameshelfError
+from gameshelf.extras import extra_for
 
 GAMES = ("cage", "axiom", "axia")
 OPENSPIEL_GAMES = ("connect_four", "chess", "backgammon", "python_tic_tac_toe")
@@ -384,20 +386,12 @@ QUICK = Settings(rounds=2, seconds=0.7, mcts_seconds=1.0, mcts_sims=8, memory_st
 FULL = Settings(rounds=4, seconds=2.0, mcts_seconds=3.0, mcts_sims=32, memory_steps=500)
 
 
-#: Top-level modules of optional packages, and how to install them.
-INSTALL_HINTS = {
-    "pyspiel": "OpenSpiel: pip install 'gameshelf[rl]'",
-    "open_spiel": "OpenSpiel: pip install 'gameshelf[rl]'",
-    "numpy": "numpy: pip install 'gameshelf[rl]'",
-    "matplotlib": "matplotlib: pip install 'gameshelf[arena]'",
-}
-
-
 def install_hint(exc: BaseException) -> str | None:
     """The optional package whose absence raised ``exc``, and how to install it."""
-    if isinstance(exc, ModuleNotFoundError) and exc.name:
-        return INSTALL_HINTS.get(exc.name.split(".")[0])
-    return None
+    extra = extra_for(exc)
+    if not isinstance(exc, ModuleNotFoundError) or extra is None or exc.name is None:
+        return None
+    return f"{exc.name.split('.')[0]}: {extras.install_hint(extra)}"
 
 
 def describe_failure(exc: BaseException) -> str:

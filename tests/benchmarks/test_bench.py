@@ -18,6 +18,7 @@ import pytest
 import gameshelf.bench as bench_module
 from gameshelf.cli.main import main as gameshelf_main
 from gameshelf.core.engines import engine_of
+from gameshelf.extras import install_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
@@ -173,7 +174,7 @@ def test_a_missing_package_names_what_to_install_and_the_skipped_comparisons(
     monkeypatch.setattr(bench_module, "OPENSPIEL_GAMES", ("connect_four",))
     assert bench_module.main(TINY) == 0
     printed = capsys.readouterr().out
-    hint = "package missing: OpenSpiel: pip install 'gameshelf[rl]'"
+    hint = f"package missing: pyspiel: {install_hint('rl')}"
     assert f"skipped: Cage fast path vs C++ connect_four ({hint})" in printed
     assert f"skipped: our MCTS vs MCTSBot on cage ({hint})" in printed
     assert "skipped: cage through the adapter" not in printed  # that one ran
@@ -185,4 +186,4 @@ def test_png_without_matplotlib_is_one_clear_error(
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import raises ModuleNotFoundError
     status = gameshelf_main(["bench", *TINY, "--png", str(tmp_path / "x.png")])
     assert status == 2
-    assert "--png needs matplotlib: pip install 'gameshelf[arena]'" in capsys.readouterr().err
+    assert f"--png needs matplotlib: {install_hint('arena')}" in capsys.readouterr().err

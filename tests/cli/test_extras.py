@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from gameshelf import extras
+
 ROOT = Path(__file__).resolve().parents[2]
 BLOCKED = """
 import runpy, sys
@@ -43,3 +45,20 @@ def test_an_example_without_its_extra_says_what_to_install(
     assert len(lines) == 1 and result.stdout == "", result.stderr
     assert f"examples/{example}: needs {blocked[0]}" in lines[0]
     assert ".venv/bin/pip install -c constraints.txt -e '.[rl]'" in lines[0]
+
+
+def test_the_install_line_fits_where_gameshelf_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert extras.from_checkout()  # these tests run from the checkout
+    assert extras.install_hint("rl") == ".venv/bin/pip install -c constraints.txt -e '.[rl]'"
+    monkeypatch.setattr(extras, "_CHECKOUT", Path("/nonexistent"))  # as from an installed wheel
+    assert not extras.from_checkout()
+    assert extras.install_hint("rl") == "pip install 'gameshelf[rl]'"
+
+
+@pytest.mark.parametrize(
+    ("module", "extra"), [("pyspiel", "rl"), ("open_spiel.python", "rl"), ("matplotlib", "arena")]
+)
+def test_a_missing_package_names_its_extra(module: str, extra: str) -> None:
+    assert extras.extra_for(ModuleNotFoundError("no", name=module)) == extra
+    assert extras.extra_for(ModuleNotFoundError("no", name="somethingelse")) is None
+    assert extras.extra_for(ValueError("not an import")) is None

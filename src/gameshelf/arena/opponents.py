@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from gameshelf.agents.base import Agent, register_agent
 from gameshelf.agents.levels import LEVELS, build_level, level_spec
 from gameshelf.core.game import Game, State
+from gameshelf.extras import install_hint
 
 UCT_C = 2.0
 """OpenSpiel's recommended exploration constant for ``MCTSBot`` with random rollouts."""
@@ -45,7 +46,7 @@ def _load_openspiel() -> tuple[Any, Any, Any]:
         numpy = importlib.import_module("numpy")
     except ImportError as error:
         raise ValueError(
-            f"the OpenSpiel opponent needs open_spiel ({error}); pip install 'gameshelf[rl]'"
+            f"the OpenSpiel opponent needs open_spiel ({error}); {install_hint('rl')}"
         ) from error
     return adapter, mcts, numpy
 

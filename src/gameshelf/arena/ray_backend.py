@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from gameshelf.extras import install_hint
+
 from .match import MatchSpec, play_to_data
 from .results import ArenaError
 
@@ -17,7 +19,7 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - ray is in the dev extra
-        raise ArenaError("--backend ray needs Ray: pip install 'gameshelf[arena]'") from exc
+        raise ArenaError(f"--backend ray needs Ray: {install_hint('arena')}") from exc
     return ray
 
 

@@ -19,6 +19,7 @@ from gameshelf.core.game import Game, State
 from gameshelf.core.perft import divide, perft
 from gameshelf.core.record import load_record, replay
 from gameshelf.core.registry import GameEntry, available_games, game_entry, load
+from gameshelf.extras import install_hint
 
 from .files import position_text
 from .play import (
@@ -252,7 +253,7 @@ def _database_url(args: argparse.Namespace) -> str:
 
 def _needs_server_extra(error: ImportError) -> GameshelfError:
     return GameshelfError(
-        f"the server needs the server extra: pip install 'gameshelf[server]' ({error.name})"
+        f"the server needs the server extra: {install_hint('server')} ({error.name})"
     )
 
 
