@@ -23,16 +23,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, select, text, update
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import select, text, update
+from sqlalchemy.orm import Session
 
 from gameshelf.core.game import State
 
 from .db import (
     NOTIFY_CHANNEL,
     SEATS_CHANGED,
-    Base,
+    ClockRow,
     MatchRow,
+    ResignationRow,
     SeatInfo,
     Store,
     as_utc,
@@ -55,32 +56,6 @@ MAX_STEWARD_SLEEP = 30.0
 def wall_now() -> datetime:
     """The server's wall clock (UTC); tests move it forward to reach a far deadline."""
     return utcnow()
-
-
-class ClockRow(Base):
-    """A match's clock: its time control, each seat's bank, the turn's start and the flag."""
-
-    __tablename__ = "match_clocks"
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    mode: Mapped[str] = mapped_column(String(16))
-    initial_ms: Mapped[int] = mapped_column(BigInteger)
-    increment_ms: Mapped[int] = mapped_column(BigInteger)
-    per_move_ms: Mapped[int] = mapped_column(BigInteger)
-    remaining_ms: Mapped[Any] = mapped_column(JSON)
-    turn_started: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    deadline: Mapped[datetime | None] = mapped_column(
-        DateTime(timezone=True), nullable=True, index=True
-    )
-    flagged: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-
-class ResignationRow(Base):
-    """The seat that resigned a match (clocked or not): a voluntary flag (docs/server.md)."""
-
-    __tablename__ = "match_resignations"
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,32 @@ class MatchExtraRow(Base):
     seed_chosen_by_client: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class ClockRow(Base):
+    """A match's clock: its time control, each seat's bank, the turn's start and the flag."""
+
+    __tablename__ = "match_clocks"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    initial_ms: Mapped[int] = mapped_column(BigInteger)
+    increment_ms: Mapped[int] = mapped_column(BigInteger)
+    per_move_ms: Mapped[int] = mapped_column(BigInteger)
+    remaining_ms: Mapped[Any] = mapped_column(JSON)
+    turn_started: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    flagged: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ResignationRow(Base):
+    """The seat that resigned a match (clocked or not): a voluntary flag (docs/server.md)."""
+
+    __tablename__ = "match_resignations"
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def as_utc(moment: datetime) -> datetime:
     """``moment`` with its timezone: SQLite gives back naive datetimes, stored as UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -17,8 +17,7 @@ from sqlalchemy import select
 from gameshelf.core.registry import load
 
 from .accounts import RatedMatchRow
-from .clocks import ClockRow
-from .db import SeatInfo, SeatRow, Store
+from .db import ClockRow, SeatInfo, SeatRow, Store
 
 
 def occupant(seat: SeatInfo) -> str | None:
