@@ -101,6 +101,16 @@ class State(ABC):
         """The legal moves as objects whose ``str()`` is their notation."""
         return [Move(action, self.action_to_string(action)) for action in self.legal_actions()]
 
+    def legal_move_details(self) -> list[dict[str, Any]]:
+        """Each legal move as a small JSON-able structure beside its notation, for a table that
+        chooses a move by its parts (a piece, a cell, a colour) and sends back the notation.
+
+        Every entry has ``"move"``, the notation; this default gives nothing else, so a game
+        that describes its moves' parts overrides it (or names a describer in its registry
+        entry) and a game that does not still lists its moves.
+        """
+        return [{"move": move.text} for move in self.legal_moves()]
+
     def move_to_action(self, move: str | Move | int) -> int:
         """Turn notation, a :class:`Move` or an id into a legal action id (checked)."""
         if self.is_terminal():

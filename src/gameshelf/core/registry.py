@@ -22,7 +22,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from .errors import GameshelfError, UnknownGame
-from .game import Game
+from .game import Game, State
 from .options import OptionSpec, parse_game_string, resolve_options
 
 ENTRY_POINT_GROUP = "gameshelf.games"
@@ -48,6 +48,15 @@ RulesSummary = Callable[[Mapping[str, Any]], Sequence[RulesSection]]
 """A game's rules summary for resolved option values (the summary follows the options)."""
 
 
+MoveDetails = Callable[[State], Sequence[Mapping[str, Any]]]
+"""A game's legal moves of a state as structures, each with its notation under ``"move"``."""
+
+
+def _state_move_details(state: State) -> Sequence[Mapping[str, Any]]:
+    """The state's own :meth:`~.game.State.legal_move_details` (a game may override it)."""
+    return state.legal_move_details()
+
+
 @dataclass(frozen=True)
 class GameFacts:
     """What people are told about one configured game: its title, what its seats are called,
@@ -71,6 +80,10 @@ class GameEntry:
     ``notation`` holds examples of the game's moves with what each does; ``rules`` gives the
     rules summary for resolved option values, so that it states the table's actual options.
 
+    ``move_details`` lists a state's legal moves as structures (``{"move": notation, ...}``
+    with the parts a table chooses on); it defaults to the state's own
+    :meth:`~.game.State.legal_move_details`, which names only the notation.
+
     ``test_option_sets`` lists representative option sets in game-string syntax without the
     name (``""`` for the defaults, ``"players=3,stock=12:12"``): the contract test suite runs
     every check on each of them, so a game declares here the options that change its rules.
@@ -85,6 +98,7 @@ class GameEntry:
     test_option_sets: tuple[str, ...] = ("",)
     notation: tuple[NotationExample, ...] = ()
     rules: RulesSummary | None = None
+    move_details: MoveDetails = _state_move_details
 
     def __post_init__(self) -> None:
         if not self.title:  # a plug-in without a title is shown by its name

@@ -1,20 +1,104 @@
-"""Print the OpenAPI document (HTTP routes plus the WebSocket frame schemas) as JSON.
+"""Print the OpenAPI document (HTTP routes, the WebSocket frame schemas and the games' view and
+move types) as JSON.
 
 ``scripts/gen-contract.sh`` writes it to ``web/src/generated/openapi.json`` and makes the
 TypeScript types from it; a test fails when either is stale.
+
+The frames carry views and legal moves as JSON objects whatever the game; the browser's boards
+read them as these games' own types (``AxiomView``, ``CageMove``, ...), which each game states
+once as ``TypedDict``s in its ``view`` and ``details`` modules. A game with no board of its own
+needs no type here: the generic board reads any view and any move.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from typing import Any
+import operator
+import types
+import typing
+from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_args, get_origin
+
+import typing_extensions
+from pydantic import Field, TypeAdapter
+
+from gameshelf.games.axia.details import AxiaMove
+from gameshelf.games.axia.view import AxiaView
+from gameshelf.games.axiom.details import AxiomMove
+from gameshelf.games.axiom.view import AxiomView
+from gameshelf.games.cage.details import CageMove
+from gameshelf.games.cage.view import CageView
 
 from .app import create_app
 
+BOARD_TYPES: dict[str, Any] = {
+    "AxiomView": AxiomView,
+    "AxiomMove": Annotated[AxiomMove, Field(discriminator="kind")],
+    "CageView": CageView,
+    "CageMove": Annotated[CageMove, Field(discriminator="kind")],
+    "AxiaView": AxiaView,
+    "AxiaMove": AxiaMove,
+}
+"""The types the browser's own boards read, by the name the generated TypeScript gives them."""
+
+
+def pydantic_ready(kind: Any, made: dict[Any, Any] | None = None) -> Any:
+    """``kind`` with every standard-library ``TypedDict`` in it remade as a
+    ``typing_extensions.TypedDict`` of the same name, fields, optional keys and docstring.
+
+    The games state their types with the standard library only; pydantic reads a ``TypedDict``
+    only from ``typing_extensions`` before Python 3.12.
+    """
+    made = {} if made is None else made
+    if typing.is_typeddict(kind):
+        if kind not in made:
+            # with postponed annotations the optional keys show only in the hints themselves
+            hints = typing.get_type_hints(kind, include_extras=True)
+            fields = {}
+            for key, hint in hints.items():
+                optional = key in kind.__optional_keys__ or get_origin(hint) is NotRequired
+                if get_origin(hint) in (NotRequired, Required):
+                    hint = get_args(hint)[0]
+                ready = pydantic_ready(hint, made)
+                fields[key] = NotRequired[ready] if optional else ready
+            remade: Any = typing_extensions.TypedDict(kind.__name__, fields)  # type: ignore[misc]
+            remade.__doc__ = kind.__doc__
+            made[kind] = remade
+        return made[kind]
+    origin, args = get_origin(kind), get_args(kind)
+    if origin is None or origin is Literal or not args:
+        return kind
+    if origin is Annotated:
+        return Annotated[(pydantic_ready(args[0], made), *kind.__metadata__)]
+    inner = tuple(pydantic_ready(arg, made) for arg in args)
+    if origin in (Union, types.UnionType):
+        return functools.reduce(operator.or_, inner)
+    return origin[inner]
+
+
+def board_schemas() -> dict[str, Any]:
+    """JSON Schemas of :data:`BOARD_TYPES` (and the types they use), keyed for an OpenAPI
+    ``components/schemas``."""
+    schemas: dict[str, Any] = {}
+    made: dict[Any, Any] = {}
+    for name, kind in BOARD_TYPES.items():
+        adapter: TypeAdapter[Any] = TypeAdapter(pydantic_ready(kind, made))
+        schema = adapter.json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[name] = schema
+    return schemas
+
 
 def openapi_document() -> dict[str, Any]:
-    """The server's OpenAPI document, as the running server would serve it."""
-    return create_app("sqlite://").openapi()
+    """The server's OpenAPI document, as the running server would serve it, with the boards'
+    types added to its components."""
+    document = create_app("sqlite://").openapi()
+    components = document.setdefault("components", {}).setdefault("schemas", {})
+    for name, schema in board_schemas().items():
+        if name in components and components[name] != schema:
+            raise ValueError(f"the board type {name} has the name of another schema")
+        components[name] = schema
+    return document
 
 
 def main() -> None:

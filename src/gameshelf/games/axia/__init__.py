@@ -25,6 +25,7 @@ from . import (
     setup_phase,
     state_fields,
 )
+from .details import legal_move_details
 from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .render import format_deck, format_score_sheet
@@ -52,6 +53,7 @@ ENTRY = GameEntry(
         "players=3,prioritize_objectives=true,explore_regions=true",
         "players=4,first_game=true,must_hit_if_possible=false,rakya_effect=none",
     ),
+    move_details=legal_move_details,
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

@@ -19,6 +19,7 @@ from gameshelf.core.engines import is_compiled
 from . import actions as _actions
 from . import board as _board
 from . import state as _state
+from .details import legal_move_details
 from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .render import render_svg as _render_svg
@@ -67,6 +68,7 @@ ENTRY = GameEntry(
         "forbid_recess_contact=true,self_capture=only_if_forced,no_move_result=draw,"
         "repetition_draw=2",
     ),
+    move_details=legal_move_details,
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

@@ -39,7 +39,7 @@ with every state message and with every replay frame).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from .geometry import ALL_DIRS, COLOR_NAMES, DIR_NAMES
 
@@ -47,13 +47,62 @@ if TYPE_CHECKING:
     from .state import AxiomState
 
 
+class AxiomCell(TypedDict):
+    """A cell: ``z = 1`` is the layer on the table."""
+
+    x: int
+    y: int
+    z: int
+
+
+class AxiomCube(AxiomCell):
+    """A cube in its cell, its owner and which of its faces are domes or recesses."""
+
+    owner: int
+    colour: str
+    kind: Literal["single", "double"]
+    domes: list[str]
+    recesses: list[str]
+
+
+class AxiomSceptre(AxiomCell):
+    """A sceptre: the cell of the cube it stands on and the face it stands on."""
+
+    owner: int
+    colour: str
+    face: str
+
+
+class AxiomResult(TypedDict):
+    """How the game ended (``winner`` null: a draw)."""
+
+    winner: int | None
+    reason: str
+    text: str
+
+
+class AxiomView(TypedDict):
+    """The view described in this module's docstring."""
+
+    game: str
+    position: str
+    players: list[str]
+    to_move: int
+    colour_to_move: str
+    ply: int
+    cubes: list[AxiomCube]
+    sceptres: list[AxiomSceptre]
+    result: AxiomResult | None
+    returns: list[float] | None
+
+
 def _directions(mask: int) -> list[str]:
     return [DIR_NAMES[d] for d in ALL_DIRS if mask >> d & 1]
 
 
-def cube_entries(cubes: dict[tuple[int, int, int], int]) -> list[dict[str, Any]]:
+def cube_entries(cubes: dict[tuple[int, int, int], int]) -> list[AxiomCube]:
     """The ``cubes`` list of the view from a board's cubes (cell → ``colour << 6 | mask``)."""
-    out = []
+    out: list[AxiomCube] = []
     for cell in sorted(cubes):
         value = cubes[cell]
         owner, mask = value >> 6, value & 63
@@ -73,7 +122,7 @@ def cube_entries(cubes: dict[tuple[int, int, int], int]) -> list[dict[str, Any]]
     return out
 
 
-def sceptre_entries(sceptres: list[tuple[int, tuple[int, int, int], int]]) -> list[dict[str, Any]]:
+def sceptre_entries(sceptres: list[tuple[int, tuple[int, int, int], int]]) -> list[AxiomSceptre]:
     """The ``sceptres`` list of the view from a board's sceptres (``(colour, cell, face)``)."""
     return [
         {
@@ -89,14 +138,20 @@ def sceptre_entries(sceptres: list[tuple[int, tuple[int, int, int], int]]) -> li
 
 
 def build_view(state: AxiomState, player: int | None = None) -> dict[str, Any]:
-    """The view described in this module's docstring (the same for every ``player``)."""
+    """The view described in this module's docstring (the same for every ``player``), as the
+    protocol's JSON object; :func:`typed_view` gives the same data typed."""
+    return dict(typed_view(state))
+
+
+def typed_view(state: AxiomState) -> AxiomView:
+    """The view described in this module's docstring, as an :class:`AxiomView`."""
     terminal = state.is_terminal()
-    result = None
+    result: AxiomResult | None = None
     if terminal:
         winner = state.winner()
         result = {
             "winner": None if winner is None or winner < 0 else winner,
-            "reason": state.end_reason(),
+            "reason": state.end_reason() or "",
             "text": state.result_text(),
         }
     return {

@@ -10,6 +10,7 @@ from . import actions as _actions
 from . import board as _board
 from . import geometry as _geometry
 from . import rules as _rules
+from .details import legal_move_details
 from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .rules import CageGame, CageState, make_game
@@ -34,6 +35,7 @@ ENTRY = GameEntry(
         "stock=12:12,simultaneous=mover_priority",
         "continue_after_last_drop=true,max_plies=120",
     ),
+    move_details=legal_move_details,
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

@@ -1,0 +1,23 @@
+"""The legal moves a seat may choose from, as structures: each move's parts beside its notation.
+
+A table picks a move by its parts (a piece, a cell, a colour) and sends back the move's
+notation; it never reads notation. The structures come from the game's registry entry
+(``GameEntry.move_details``: by default the state's own ``legal_move_details``, which names
+only the notation), so a plug-in game's moves are listed too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameshelf.core.game import State
+from gameshelf.core.registry import game_entry
+
+
+def legal_details(state: State) -> list[dict[str, Any]]:
+    """The legal moves of the player to move in ``state``, one JSON-able dict each, with the
+    notation under ``"move"`` (empty at a terminal state)."""
+    if state.is_terminal():
+        return []
+    describe = game_entry(state.game.spec.name).move_details
+    return [dict(detail) for detail in describe(state)]
