@@ -70,6 +70,8 @@ def packable(cells: Iterable[Cell]) -> bool:
 # Target entries: bits 0-5 the directions to neighbouring cubes, 6-11 those of them that show
 # a dome to the cell, 12 "on the table".
 GROUND: Final = 1 << 12
+ROOM_BITS: Final = 63 | GROUND
+"""The bits of a target entry :func:`cell_problem` reads: the neighbours and the table."""
 
 
 class Board:
@@ -164,10 +166,15 @@ def _placed(cubes: dict[int, int], entries: dict[int, int], cell: int, value: in
         key: Any = t  # (boxed once for the three lookups, when compiled)
         if key in cubes:
             continue
-        back = 1 << (e ^ 1)  # from t to the cube
         found = entries.get(key)
         old = (GROUND if t & ZMASK == 1 else 0) if found is None else found
-        entries[key] = old | back | (back << 6 if value >> e & 1 else 0)
+        entries[key] = old | neighbour_bits(e ^ 1, value)  # seen from t, the cube lies at e ^ 1
+
+
+def neighbour_bits(d: int, value: int) -> int:
+    """The target-entry bits of the cube ``value`` lying in direction ``d`` of a cell: the
+    direction, and the dome bit when the cube shows a dome to the cell (its face ``d ^ 1``)."""
+    return 1 << d | (1 << d << 6 if value >> (d ^ 1) & 1 else 0)
 
 
 def surroundings(cubes: dict[int, int], cell: int) -> int:
@@ -176,16 +183,19 @@ def surroundings(cubes: dict[int, int], cell: int) -> int:
     for e in range(6):
         value = cubes.get(cell + STEP[e])
         if value is not None:
-            entry |= 1 << e | (1 << e << 6 if value >> (e ^ 1) & 1 else 0)
+            entry |= neighbour_bits(e, value)
     return entry
 
 
 def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
-    """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``."""
-    entry = surroundings(cubes, cell)
+    """Update ``entries`` for the cube at ``cell``, already taken out of ``cubes``: the cell
+    gets its own entry (its :func:`surroundings`), and each empty neighbour loses the cube."""
+    entry = GROUND if cell & ZMASK == 1 else 0
     for e in range(6):
-        key: Any = cell + STEP[e]  # (boxed once for the three lookups, when compiled)
-        if key in cubes:
+        key: Any = cell + STEP[e]  # (boxed once for the lookups, when compiled)
+        value = cubes.get(key)
+        if value is not None:  # a cube next to the cell: part of the cell's entry
+            entry |= neighbour_bits(e, value)
             continue
         found = entries.get(key)
         if found is not None:
@@ -753,7 +763,11 @@ def repetition_key(board: Board, to_move: int) -> bytes:
                 my = y
         shift = (cells[0] >> XSHIFT << XSHIFT) + (my << YSHIFT)
     codes = [to_move, len(cells)]
-    codes += [(c - shift) << 8 | cubes[c] for c in cells]
+    # (Any: each cell looked up as the object the list holds; compiled, an int-typed cell
+    # would be made into a new object for the lookup)
+    objects: list[Any] = cells
+    for cell in objects:
+        codes.append((cell - shift) << 8 | cubes[cell])
     codes += sorted([s << 60 | (c - shift) << 3 | d for s, c, d in board.sceptres])
     count = len(codes)
     packer = _PACKERS.get(count)

@@ -23,11 +23,13 @@ from typing import Any, Final
 
 from .actions import SCEPTRE_ACTIONS, WIDTH
 from .board import (
+    GROUND,
+    ROOM_BITS,
     STEP,
     UP,
-    XSTEP,
     Board,
     Split,
+    cell_problem,
     closed_cells,
     connection_problem,
     entry_without,
@@ -58,8 +60,6 @@ _FIRST_NEIGHBOUR: Final[tuple[int, ...]] = tuple(
     next((d for d in _ANCHOR_SEARCH if touching >> d & 1), -1) for touching in range(64)
 )
 """For each mask of neighbour directions, the direction of the anchor (-1: none)."""
-_DIRECTION: Final[dict[int, int]] = {offset: e for e, offset in enumerate(STEP)}
-"""The direction of each packed neighbour offset."""
 
 
 def make_key(entry: int, anchor: int) -> int:
@@ -102,13 +102,13 @@ class TargetIds:
         self.fits = fits
         self.by_source: list[tuple[int, ...] | None] = [None] * 24
 
-    def ids(self, rank: int, domes: int) -> tuple[int, ...]:
-        """The ids for a lifted cube of rank ``rank`` with ``domes`` domes."""
-        slot = rank * 2 + domes - 1
+    def ids(self, slot: int) -> tuple[int, ...]:
+        """The ids for the lifted cube of slot ``slot`` (``rank * 2 + domes - 1``)."""
         found = self.by_source[slot]
         if found is None:
+            rank, fits = slot >> 1, self.fits[slot & 1]
             offset = rank * SOURCE_STRIDE
-            found = tuple([offset + action for action in self.fits[domes - 1]])
+            found = tuple([offset + action for action in fits])
             self.by_source[slot] = found
         return found
 
@@ -127,13 +127,16 @@ class Source:
 class MoveGenerator:
     """The legal-move generator of one game's options, with its memo of target keys."""
 
-    __slots__ = ("_targets", "memo_bound", "options")
+    __slots__ = ("_targets", "memo_bound", "options", "room")
 
     def __init__(self, options: AxiomOptions, memo_bound: int = MEMO_BOUND) -> None:
         self.options = options
         self.memo_bound = memo_bound
         """The most target keys remembered; the memo starts again beyond it."""
         self._targets: dict[int, TargetIds] = {}
+        self.room = room_table(options)
+        """Whether a cube may go into a cell, by ``entry & ROOM_BITS`` (see
+        :func:`room_table`)."""
 
     def memo_size(self) -> int:
         """How many target keys the memo holds now."""
@@ -182,65 +185,70 @@ class MoveGenerator:
     def add_cube_ids(self, board: Board, me: int, ids: list[int]) -> None:
         """Append the ids of ``me``'s cube moves to ``ids``, ascending.
 
-        The empty cells next to no lifted cube keep their key whichever cube is lifted, so
-        they are keyed once (and sorted once); only the cells next to a lifted cube are keyed
-        again for each lifted cube and merged in.
+        Every open cell is keyed once, as the board stands (:func:`open_keys`, sorted once);
+        lifting a cube changes only the keys of the cells next to it, so for each lifted cube
+        those few are keyed again (:func:`lifted_keys`) and merged in, in key order.
         """
         sources = movable_cubes(self.options, board, me)
         if not sources:
             return
-        open_cells = open_entries(self.options, board)
-        near = _take_near(open_cells, sources)
-        far_keys = _far_keys(open_cells, board.rank)
+        rank, room = board.rank, self.room
+        closed = closed_cells(self.options, board)
+        keys = open_keys(board.entries, closed, room, rank)
         targets = self._targets
         # (Any: each key stays the object the list holds for its memo lookup; compiled, an
         # int-typed key would be made into a new object for it)
-        far_objects: list[Any] = far_keys
-        far_targets = [targets.get(key) or self._target(key) for key in far_objects]
+        key_objects: list[Any] = keys
+        found = [targets.get(key) or self._target(key) for key in key_objects]
         split: Split | None = None
         for source in sources:  # by rank: each lifted cube's ids lie above those before
             if self.options.require_connected:
                 split = splitting(board, source.cell)
-            near_keys = _near_keys(near, source, board.rank)
-            self._add_source_ids(board, source, split, far_keys, far_targets, near_keys, ids)
+            before, after = lifted_keys(board.entries, closed, room, source.cell, rank)
+            self._add_source_ids(board, source, split, keys, found, before, after, ids)
 
     def _add_source_ids(
         self,
         board: Board,
         source: Source,
         split: Split | None,
-        far_keys: list[int],
-        far_targets: list[TargetIds],
-        near_keys: list[int],
+        keys: list[int],
+        found: list[TargetIds],
+        before: list[int],
+        after: list[int],
         ids: list[int],
     ) -> None:
-        """Append the ids of one lifted cube: the far and near keys merged in key order."""
-        rank, domes = source.rank, source.domes
-        slot = rank * 2 + domes - 1  # TargetIds.by_source's slot, read here without a call
-        n = 0
-        count = len(near_keys)
-        for i in range(len(far_keys)):
-            key = far_keys[i]
-            while n < count and near_keys[n] < key:
-                self._add_target_ids(board, split, near_keys[n], rank, domes, ids)
+        """Append the ids of one lifted cube: the open cells' ``keys`` (their memos
+        ``found``) less the keys ``before`` of the cells next to it, merged in key order with
+        those cells' keys ``after`` it is lifted."""
+        slot = source.rank * 2 + source.domes - 1  # TargetIds.by_source's slot, read here
+        b = n = 0
+        gone, count = len(before), len(after)
+        for i in range(len(keys)):
+            key = keys[i]
+            if b < gone and before[b] == key:  # a cell next to the lifted cube: keyed anew
+                b += 1
+                continue
+            while n < count and after[n] < key:
+                self._add_target_ids(board, split, after[n], slot, ids)
                 n += 1
-            target = far_targets[i]
-            found = target.by_source[slot]
-            if found is None:
-                found = target.ids(rank, domes)
-            if found and (split is None or not _splits(board, split, key)):
-                ids += found
+            target = found[i]
+            listed = target.by_source[slot]
+            if listed is None:
+                listed = target.ids(slot)
+            if listed and (split is None or not _splits(board, split, key)):
+                ids += listed
         while n < count:
-            self._add_target_ids(board, split, near_keys[n], rank, domes, ids)
+            self._add_target_ids(board, split, after[n], slot, ids)
             n += 1
 
     def _add_target_ids(
-        self, board: Board, split: Split | None, key: int, rank: int, domes: int, ids: list[int]
+        self, board: Board, split: Split | None, key: int, slot: int, ids: list[int]
     ) -> None:
-        """Append the ids of one target key for one lifted cube."""
-        found = self._target(key).ids(rank, domes)
-        if found and (split is None or not _splits(board, split, key)):
-            ids += found
+        """Append the ids of one target key for the lifted cube of slot ``slot``."""
+        listed = self._target(key).ids(slot)
+        if listed and (split is None or not _splits(board, split, key)):
+            ids += listed
 
     def _target(self, key: int) -> TargetIds:
         """The memo of one target key (made on first use)."""
@@ -302,54 +310,54 @@ def _above(cells: list[int], rank: int) -> bool:
     return cells[rank + 1] == cells[rank] + UP
 
 
-def open_entries(options: AxiomOptions, board: Board) -> dict[Any, int]:
-    """The target entries of the empty cells a cube may be placed in (the cells sceptres
-    close are left out)."""
-    entries: dict[Any, int] = dict(board.entries)  # (Any: see movable_cubes)
-    for cell in closed_cells(options, board):
-        entries.pop(cell, None)
-    return entries
+def room_table(options: AxiomOptions) -> bytes:
+    """For each ``entry & ROOM_BITS``, 1 when some cube may go into a cell with that entry as
+    far as :func:`~.board.cell_problem` sees (it reads only those bits), else 0: the cells
+    without room are left out before they are keyed (about a quarter of them)."""
+    return bytes(
+        0 if cell_problem(options, entry & 63, bool(entry & GROUND)) else 1
+        for entry in range(ROOM_BITS + 1)
+    )
 
 
-Near = list[tuple[int, int]]
-"""The empty cells next to some lifted cube, with their target entries."""
-
-
-def _take_near(entries: dict[Any, int], sources: list[Source]) -> Near:
-    """Take the cells next to a lifted cube out of ``entries``: their keys depend on which
-    cube is lifted."""
-    near: Near = []
-    for source in sources:
-        for offset in STEP:
-            cell: Any = source.cell + offset
-            entry = entries.pop(cell, -1)
-            if entry >= 0:
-                near.append((cell, entry))
-    return near
-
-
-def _far_keys(entries: dict[Any, int], rank: dict[int, int]) -> list[int]:
-    """The target keys of ``entries``' cells, ascending."""
-    keys = [cell_key(cell, entry, rank) for cell, entry in entries.items()]
+def open_keys(
+    entries: dict[Any, int], closed: set[int], room: bytes, rank: dict[int, int]
+) -> list[int]:
+    """The target keys of the empty cells a cube may be placed in, ascending: those with
+    room (see :func:`room_table`) that no sceptre closes."""
+    # (Any: the cells stay the int objects the board holds; compiled, an int-typed cell would
+    # be made into a new object for each lookup)
+    keys = [
+        cell_key(cell, entry, rank)
+        for cell, entry in entries.items()
+        if room[entry & ROOM_BITS] and cell not in closed
+    ]
     keys.sort()
     return keys
 
 
-def _near_keys(near: Near, source: Source, rank: dict[int, int]) -> list[int]:
-    """The target keys of the near cells with ``source`` lifted, ascending."""
-    keys: list[int] = []
-    lifted = source.cell
-    for cell, entry in near:
-        gap = cell - lifted
-        # (the range test first: the cells next to other lifted cubes mostly lie further
-        # away, and compiled, the lookup would make the gap into an int object)
-        if -XSTEP <= gap <= XSTEP:
-            e = _DIRECTION.get(gap, -1)
-            if e >= 0:  # next to the lifted cube: seen from the cell, it lies in direction e ^ 1
-                entry = entry_without(entry, e ^ 1)
-        keys.append(cell_key(cell, entry, rank))
-    keys.sort()
-    return keys
+def lifted_keys(
+    entries: dict[Any, int], closed: set[int], room: bytes, lifted: int, rank: dict[int, int]
+) -> tuple[list[int], list[int]]:
+    """The keys of the open cells next to the cube at ``lifted``, ascending: those of
+    :func:`open_keys` as the board stands, and those with room once that cube is lifted (each
+    cell's neighbour there gone)."""
+    before: list[int] = []
+    after: list[int] = []
+    for e in range(6):
+        cell: Any = lifted + STEP[e]  # (Any: made into an object once for both lookups)
+        entry = entries.get(cell, -1)
+        if entry < 0 or cell in closed:
+            continue
+        if room[entry & ROOM_BITS]:
+            before.append(cell_key(cell, entry, rank))
+        # seen from the cell, the lifted cube lies in direction e ^ 1
+        lifted_entry = entry_without(entry, e ^ 1)
+        if room[lifted_entry & ROOM_BITS]:
+            after.append(cell_key(cell, lifted_entry, rank))
+    before.sort()
+    after.sort()
+    return before, after
 
 
 def _splits(board: Board, split: Split, key: int) -> bool:
