@@ -1,8 +1,9 @@
 """The package's layering and the absence of import cycles, read from the source with ``ast``.
 
 Layers, lowest first: {``core``, ``extras``} ← ``games`` ← ``agents`` ← {``arena``, ``rl``,
-``server``, ``bench``} ← ``cli``. The bots are a library the arena, the RL wrappers, the server
-and the bench all use, so they sit on a floor of their own below them. A module may import its
+``learn``, ``server``, ``bench``} ← ``cli``. The bots are a library the arena, the RL wrappers,
+self-play training, the server and the bench all use, so they sit on a floor of their own below
+them. A module may import its
 own layer or a lower one, never a higher one; one game package never imports another; and no set
 of modules imports itself round a cycle.
 Nothing in the package imports the maintainers' tools (``tools/``, outside the package): an
@@ -31,6 +32,7 @@ LAYERS: dict[str, int] = {
     "agents": 2,
     "arena": 3,
     "rl": 3,
+    "learn": 3,  # self-play training and the master bot: above the bots it measures against
     "server": 3,
     "bench": 3,
     "cli": 4,

@@ -473,9 +473,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .analyse import add_analyse_parser
     from .engine import add_engine_parser
+    from .learn import add_learn_parser
 
     add_analyse_parser(sub)
     add_engine_parser(sub)
+    add_learn_parser(sub)
 
     rep = sub.add_parser("replay", help="replay a saved game record, checking every move")
     rep.add_argument("file")

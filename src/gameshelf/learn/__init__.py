@@ -1,0 +1,15 @@
+"""Self-play training for the two-player Cage and the ``master`` level that plays with it.
+
+An AlphaZero-style loop on the JAX Cage (:mod:`gameshelf.rl.jax.cage`): a policy/value network
+(:mod:`.network`, equinox), mctx's Gumbel MuZero search for batched self-play (:mod:`.selfplay`),
+workers as Ray actors and an optax learner (:mod:`.loop`, :mod:`.train`), checkpoints and a
+learning curve against the project's bots (:mod:`.checkpoint`, :mod:`.evaluate`). The command is
+``gameshelf learn cage``; ``docs/learning.md`` describes the loop and what it reached.
+
+Importing this package registers the ``master`` bot (:mod:`.level`) and imports no third-party
+package; the modules above need the ``learn`` extra.
+"""
+
+from .level import register as _register
+
+_register()

@@ -1,0 +1,128 @@
+"""Measuring a network: games in the real engine against the project's bots, and the curve.
+
+A point of the learning curve is a short match at one training step: the network behind
+``master``'s search (a fixed number of simulations, so the point does not depend on the machine's
+load) against one opponent, seats alternated. The opponent is named as the arena and the terminal
+name bots, ``NAME@SECONDS`` giving it its own time a move (``hard@0.25``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gameshelf.agents.base import make_agent
+from gameshelf.agents.levels import split_think
+from gameshelf.core.registry import load
+from gameshelf.core.rng import derive_seed
+
+from .master import MasterAgent
+from .network import PolicyValueNet
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One match at one training step: the network's wins, draws and losses."""
+
+    step: int
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game (a draw is half a point)."""
+        return (self.wins + 0.5 * self.draws) / self.games
+
+    @property
+    def elo(self) -> float:
+        """The Elo difference the score implies, a perfect score counted as half a game short
+        of it (so it stays finite)."""
+        margin = 0.5 / self.games
+        score = min(max(self.score, margin), 1 - margin)
+        return -400 * math.log10(1 / score - 1)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The point as JSON (its counts; the rates are derived when read)."""
+        return asdict(self)
+
+
+def play_match(
+    net: PolicyValueNet, opponent: str, games: int, simulations: int, step: int, seed: int
+) -> CurvePoint:
+    """``games`` two-player Cage games of the network (``simulations`` a move) against
+    ``opponent``, the network moving first in the even games."""
+    game = load("cage")
+    name, think = split_think(opponent)
+    results = [0, 0, 0]  # wins, draws, losses
+    for index in range(games):
+        first = index % 2 == 0
+        seed_here = derive_seed(seed, "curve", step, index)
+        master = MasterAgent(game, seed_here, net=net, simulations=simulations)
+        other = make_agent(name, game, derive_seed(seed_here, "opponent"))
+        if think is not None and hasattr(other, "time_limit"):
+            other.time_limit = think
+        seats = [master, other] if first else [other, master]
+        state = game.new_initial_state(seed_here)
+        while not state.is_terminal():
+            state.apply_action(seats[state.current_player()].step(state))
+        other.close()
+        mine = state.returns()[0 if first else 1]
+        results[0 if mine > 0 else 2 if mine < 0 else 1] += 1
+    return CurvePoint(step, opponent, *results)
+
+
+def plot_curve(points: list[CurvePoint], path: Path) -> None:
+    """The learning curve as a PNG: score against each opponent by training step, with the
+    implied Elo difference on the right-hand axis."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(7, 4))
+    for opponent in sorted({p.opponent for p in points}):
+        mine = sorted((p for p in points if p.opponent == opponent), key=lambda p: p.step)
+        games = mine[0].games if mine else 0
+        axis.plot(
+            [p.step for p in mine],
+            [p.score for p in mine],
+            marker="o",
+            label=f"vs {opponent} ({games} games a point)",
+        )
+    axis.set_xlabel("training step")
+    axis.set_ylabel("score (win = 1, draw = 1/2)")
+    axis.set_ylim(-0.02, 1.02)
+    axis.axhline(0.5, color="grey", linewidth=0.5)
+    axis.axhline(0.7, color="grey", linewidth=0.5, linestyle="--")
+    elo = axis.secondary_yaxis(
+        "right",
+        functions=(_elo_of_score, _score_of_elo),
+    )
+    elo.set_ylabel("Elo difference")
+    axis.set_title("master (network + search) on the two-player Cage")
+    axis.legend(loc="lower right", fontsize="small")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _elo_of_score(score: Any) -> Any:
+    """The Elo difference of a score (array), kept finite at 0 and 1."""
+    return -400 * np.log10(1 / np.clip(score, 1e-3, 1 - 1e-3) - 1)
+
+
+def _score_of_elo(elo: Any) -> Any:
+    """The expected score of an Elo difference (array)."""
+    return 1 / (1 + np.power(10.0, -np.asarray(elo) / 400))

@@ -1,0 +1,231 @@
+"""Batched self-play on the JAX Cage with mctx's Gumbel MuZero search guided by the network.
+
+:class:`SelfPlay` plays ``batch`` games side by side for ``plies`` moves per call, each move chosen
+by ``mctx.gumbel_muzero_policy`` over the true rules (the environment is the model, as in
+AlphaZero), and starts a new game in a slot as soon as its game ends, so a call never wastes a
+slot. The games carry over from one call to the next; :class:`GameCollector` stitches the plies of
+each slot into whole games and turns a finished game into training samples (features, the
+search's improved policy as the policy target, the game's result for the mover as the value
+target) and the list of its moves.
+
+Two players only for now: the search's backup negates the value each ply (``discount = -1``),
+which is right for a two-player zero-sum game and wrong at three or four seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import mctx  # type: ignore[import-untyped]
+import numpy as np
+
+from gameshelf.rl.jax.cage import CageEnv, CageJaxState, cells
+
+from .features import FEATURES, NUM_ACTIONS, SeatTables, encode, seat_tables
+from .network import PolicyValueNet, batched
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The self-play search: simulations per move and actions the Gumbel root considers."""
+
+    simulations: int = 32
+    considered: int = 16
+
+
+class Plies(NamedTuple):
+    """``plies`` moves of ``batch`` games (arrays ``[plies, batch, ...]``)."""
+
+    features: Any  # float32[..., FEATURES]: the position before the move, for its mover
+    policy: Any  # float32[..., 55]: the search's policy over canonical actions
+    mask: Any  # bool[..., 55]: the canonical actions that were legal
+    player: Any  # int32[...]: the mover
+    action: Any  # int32[...]: the real action played
+    terminated: Any  # bool[...]: whether the move ended the game
+    rewards: Any  # float32[..., players]: the result when it did
+
+
+class Samples(NamedTuple):
+    """Training samples: inputs and the two targets (arrays with a leading sample axis)."""
+
+    features: np.ndarray
+    policy: np.ndarray
+    mask: np.ndarray
+    value: np.ndarray
+
+
+def jax_features(env: CageEnv, tables: SeatTables, states: CageJaxState) -> jax.Array:
+    """The features of a batch of JAX states, each for its own mover."""
+    order = jnp.asarray(tables.order)[states.current_player]
+    features: jax.Array = encode(
+        jnp, order, cells(states), states.left, states.last, states.ply, env.max_plies
+    )
+    return features
+
+
+def _real_logits(tables: SeatTables, logits: jax.Array, player: jax.Array) -> jax.Array:
+    """Canonical-action logits rearranged to the real action ids of each row's mover."""
+    index = jnp.asarray(tables.canonical_action)[player]
+    return jnp.take_along_axis(logits, index, axis=-1)
+
+
+def _masked(logits: jax.Array, legal: jax.Array) -> jax.Array:
+    return jnp.where(legal, logits - jnp.max(logits, axis=-1, keepdims=True), -1e9)
+
+
+class SelfPlay:
+    """Self-play of ``batch`` simultaneous two-player Cage games, ``plies`` moves per call."""
+
+    def __init__(self, batch: int, plies: int, search: SearchConfig, max_plies: int = 200) -> None:
+        self.env = CageEnv(players=2, max_plies=max_plies)
+        self.tables = seat_tables(2)
+        self.batch = batch
+        self.plies = plies
+        self.search = search
+        self._run = eqx.filter_jit(self._chunk)
+
+    def initial(self) -> CageJaxState:
+        """``batch`` fresh games."""
+        keys = jax.random.split(jax.random.PRNGKey(0), self.batch)
+        return jax.vmap(self.env.init)(keys)
+
+    def run(
+        self, net: PolicyValueNet, states: CageJaxState, key: jax.Array
+    ) -> tuple[CageJaxState, Plies]:
+        """Play ``plies`` moves in every game; the states after them and what was played."""
+        out: tuple[CageJaxState, Plies] = self._run(net, states, key)
+        return out
+
+    # --- inside jit -----------------------------------------------------------------------
+    def _evaluate(self, net: PolicyValueNet, states: CageJaxState) -> tuple[jax.Array, jax.Array]:
+        logits, value = batched(net, jax_features(self.env, self.tables, states))
+        real = _real_logits(self.tables, logits, states.current_player)
+        return _masked(real, states.legal_action_mask), value
+
+    def _recurrent(
+        self, net: PolicyValueNet, key: jax.Array, action: jax.Array, states: CageJaxState
+    ) -> tuple[mctx.RecurrentFnOutput, CageJaxState]:
+        mover = states.current_player
+        after = jax.vmap(self.env.step)(states, action)
+        logits, value = self._evaluate(net, after)
+        reward = jnp.take_along_axis(after.rewards, mover[:, None], axis=-1)[:, 0]
+        done = after.terminated
+        output = mctx.RecurrentFnOutput(
+            reward=reward,
+            discount=jnp.where(done, 0.0, -1.0),
+            prior_logits=logits,
+            value=jnp.where(done, 0.0, value),
+        )
+        return output, after
+
+    def _move(
+        self, net: PolicyValueNet, states: CageJaxState, key: jax.Array
+    ) -> tuple[CageJaxState, Plies]:
+        logits, value = self._evaluate(net, states)
+        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
+        out = mctx.gumbel_muzero_policy(
+            params=net,
+            rng_key=key,
+            root=root,
+            recurrent_fn=self._recurrent,
+            num_simulations=self.search.simulations,
+            invalid_actions=~states.legal_action_mask,
+            max_num_considered_actions=self.search.considered,
+        )
+        player = states.current_player
+        real_of = jnp.asarray(self.tables.real_action)[player]
+        after = jax.vmap(self.env.step)(states, out.action)
+        fresh = self.initial()
+        reset = jax.tree.map(
+            lambda new, old: jnp.where(
+                after.terminated.reshape((-1,) + (1,) * (old.ndim - 1)), new, old
+            ),
+            fresh,
+            after,
+        )
+        plies = Plies(
+            features=jax_features(self.env, self.tables, states),
+            policy=jnp.take_along_axis(out.action_weights, real_of, axis=-1),
+            mask=jnp.take_along_axis(states.legal_action_mask, real_of, axis=-1),
+            player=player,
+            action=out.action,
+            terminated=after.terminated,
+            rewards=after.rewards,
+        )
+        return reset, plies
+
+    def _chunk(
+        self, net: PolicyValueNet, states: CageJaxState, key: jax.Array
+    ) -> tuple[CageJaxState, Plies]:
+        def body(carry: CageJaxState, k: jax.Array) -> tuple[CageJaxState, Plies]:
+            return self._move(net, carry, k)
+
+        return jax.lax.scan(body, states, jax.random.split(key, self.plies))
+
+
+@dataclass
+class GameCollector:
+    """Stitches the plies of each slot into games and turns finished games into samples."""
+
+    batch: int
+    open: list[list[tuple[int, int]]] = field(default_factory=list)
+    """Per slot, the (chunk, row) of each ply of its unfinished game."""
+
+    def __post_init__(self) -> None:
+        self.open = [[] for _ in range(self.batch)]
+        self._chunks: dict[int, Plies] = {}
+        self._next = 0
+
+    def add(self, plies: Plies) -> tuple[Samples, list[list[int]]]:
+        """Take one call's plies (NumPy arrays ``[plies, batch, ...]``); the samples and move
+        lists of the games that ended in them."""
+        chunk = self._next
+        self._next += 1
+        self._chunks[chunk] = plies
+        parts: list[Samples] = []
+        games: list[list[int]] = []
+        for t in range(plies.action.shape[0]):
+            for b in range(self.batch):
+                self.open[b].append((chunk, t))
+                if plies.terminated[t, b]:
+                    samples, moves = self._finish(self.open[b], b, plies.rewards[t, b])
+                    parts.append(samples)
+                    games.append(moves)
+                    self.open[b] = []
+        self._forget()
+        return concat_samples(parts), games
+
+    def _finish(
+        self, where: list[tuple[int, int]], slot: int, rewards: np.ndarray
+    ) -> tuple[Samples, list[int]]:
+        rows = [(self._chunks[c], t) for c, t in where]
+        player = np.array([p.player[t, slot] for p, t in rows])
+        samples = Samples(
+            features=np.stack([p.features[t, slot] for p, t in rows]),
+            policy=np.stack([p.policy[t, slot] for p, t in rows]),
+            mask=np.stack([p.mask[t, slot] for p, t in rows]),
+            value=rewards[player].astype(np.float32),
+        )
+        return samples, [int(p.action[t, slot]) for p, t in rows]
+
+    def _forget(self) -> None:
+        """Drop the chunks no unfinished game still reads."""
+        needed = min((plies[0][0] for plies in self.open if plies), default=self._next)
+        for index in [c for c in self._chunks if c < needed]:
+            del self._chunks[index]
+
+
+def concat_samples(parts: list[Samples]) -> Samples:
+    """One :class:`Samples` of all ``parts`` (empty arrays of the right shape for none)."""
+    if not parts:
+        return Samples(
+            features=np.zeros((0, FEATURES), np.float32),
+            policy=np.zeros((0, NUM_ACTIONS), np.float32),
+            mask=np.zeros((0, NUM_ACTIONS), bool),
+            value=np.zeros((0,), np.float32),
+        )
+    return Samples(*(np.concatenate(column) for column in zip(*parts, strict=True)))

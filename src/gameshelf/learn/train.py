@@ -1,0 +1,96 @@
+"""The learner: the loss, one optax update, and a replay buffer of recent self-play samples.
+
+The loss is AlphaZero's: cross-entropy between the network's policy (over the legal canonical
+actions only) and the search's improved policy, plus the squared error between the value and the
+game's result for the mover. Weight decay comes from ``optax.adamw``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax  # type: ignore[import-untyped]
+
+from .features import FEATURES, NUM_ACTIONS
+from .network import PolicyValueNet, batched
+from .selfplay import Samples
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """The learner's settings."""
+
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    batch_size: int = 256
+    buffer_size: int = 50_000
+
+
+def loss(net: PolicyValueNet, batch: Samples) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+    """The total loss of ``net`` on ``batch`` and its two parts ``(policy, value)``."""
+    logits, value = batched(net, jnp.asarray(batch.features))
+    logits = jnp.where(batch.mask, logits, -1e9)
+    policy_loss = jnp.mean(optax.softmax_cross_entropy(logits, batch.policy))
+    value_loss = jnp.mean((value - batch.value) ** 2)
+    return policy_loss + value_loss, (policy_loss, value_loss)
+
+
+class Learner:
+    """The network and its optimiser state, updated one batch at a time."""
+
+    def __init__(self, net: PolicyValueNet, config: TrainConfig) -> None:
+        self.config = config
+        self.optimizer = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+        self.net = net
+        self.opt_state = self.optimizer.init(eqx.filter(net, eqx.is_array))
+        self._update = eqx.filter_jit(self._step)
+
+    def update(self, batch: Samples) -> dict[str, float]:
+        """One gradient step on ``batch``; the losses before it."""
+        self.net, self.opt_state, total, parts = self._update(self.net, self.opt_state, batch)
+        return {"loss": float(total), "policy": float(parts[0]), "value": float(parts[1])}
+
+    def _step(
+        self, net: PolicyValueNet, opt_state: Any, batch: Samples
+    ) -> tuple[PolicyValueNet, Any, jax.Array, tuple[jax.Array, jax.Array]]:
+        (total, parts), grads = eqx.filter_value_and_grad(loss, has_aux=True)(net, batch)
+        updates, opt_state = self.optimizer.update(grads, opt_state, eqx.filter(net, eqx.is_array))
+        return eqx.apply_updates(net, updates), opt_state, total, parts
+
+
+class ReplayBuffer:
+    """The most recent ``capacity`` samples; batches drawn uniformly at random."""
+
+    def __init__(self, capacity: int) -> None:
+        if capacity < 1:
+            raise ValueError(f"the replay buffer needs room for a sample, not {capacity}")
+        self.capacity = capacity
+        self._data = Samples(
+            features=np.zeros((capacity, FEATURES), np.float32),
+            policy=np.zeros((capacity, NUM_ACTIONS), np.float32),
+            mask=np.zeros((capacity, NUM_ACTIONS), bool),
+            value=np.zeros((capacity,), np.float32),
+        )
+        self._next = 0
+        self.size = 0
+
+    def add(self, samples: Samples) -> None:
+        """Store ``samples``, overwriting the oldest once full."""
+        count = len(samples.value)
+        rows = (self._next + np.arange(count)) % self.capacity
+        for store, new in zip(self._data, samples, strict=True):
+            store[rows] = new
+        self._next = (self._next + count) % self.capacity
+        self.size = min(self.capacity, self.size + count)
+
+    def sample(self, rng: np.random.Generator, batch_size: int) -> Samples:
+        """``batch_size`` stored samples drawn with replacement."""
+        if self.size == 0:
+            raise ValueError("the replay buffer is empty")
+        rows = rng.integers(0, self.size, size=batch_size)
+        return Samples(*(column[rows] for column in self._data))

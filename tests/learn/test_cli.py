@@ -1,0 +1,91 @@
+"""``gameshelf learn cage`` end to end on a local Ray, and its refusals."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gameshelf.cli.learn import ProgressBar
+from gameshelf.cli.main import main
+from gameshelf.core.registry import load
+from gameshelf.learn.loop import Progress
+from gameshelf.learn.master import MasterAgent
+from gameshelf.learn.network import load_weights
+
+TINY = [
+    "--games-per-worker", "4", "--simulations", "4", "--batch-size", "16", "--hidden", "16",
+    "--blocks", "1", "--eval-every", "1", "--eval-games", "2", "--eval-against", "random",
+    "--eval-simulations", "4", "--checkpoint-every", "1", "--quiet",
+]  # fmt: skip
+"""A run small enough for a test: every part of the loop, on a handful of games."""
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One local Ray instance (one CPU) for the module; the run uses it as it finds it."""
+    import ray
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_two_steps_train_save_and_resume(
+    local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert main(["learn", "cage", "--steps", "2", "--out", str(out), *TINY]) == 0
+    summary = json.loads((out / "summary.json").read_text("utf-8"))
+    assert summary["step"] == 2 and summary["games"] > 0
+    assert [(p["step"], p["opponent"]) for p in summary["curve"]] == [
+        (0, "random"),
+        (1, "random"),
+        (2, "random"),
+    ]
+    assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in summary["curve"])
+    assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "learn: step 2" in capsys.readouterr().err
+
+    # The weights master loads: a legal move from the trained network.
+    net, config = load_weights(out / "weights.npz")
+    assert (config.hidden, config.blocks) == (16, 1)
+    game = load("cage")
+    state = game.new_initial_state()
+    assert MasterAgent(game, 0, net=net, simulations=8).step(state) in state.legal_actions()
+
+    # Resumed, the run goes on from its step with its own settings and keeps its curve.
+    assert main(["learn", "cage", "--steps", "3", "--resume", "--out", str(out), "--quiet"]) == 0
+    resumed = json.loads((out / "summary.json").read_text("utf-8"))
+    assert resumed["step"] == 3 and resumed["this_session"]["steps"] == 1
+    assert resumed["games"] > summary["games"]
+    assert [p["step"] for p in resumed["curve"]] == [0, 1, 2, 3]
+
+
+def test_refusals_name_what_was_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["learn", "axiom", "--steps", "2", "--out", str(tmp_path)]) == 2
+    assert "learn knows cage, not 'axiom'" in capsys.readouterr().err
+    assert main(["learn", "cage", "--steps", "2", "--resume", "--out", str(tmp_path)]) == 2
+    assert "no checkpoint to resume" in capsys.readouterr().err
+    assert main(["learn", "cage", "--steps", "0", "--out", str(tmp_path)]) == 2
+    assert "--steps must be at least 1" in capsys.readouterr().err
+    assert main(["learn", "cage", "--batch-size", "0", "--out", str(tmp_path)]) == 2
+    assert "--batch-size must be at least 1" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_progress_bar_shows_each_tenth_once_off_a_terminal() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar(stream, width=10)
+    for step in (0, 1, 1, 5, 10, 10):
+        bar(Progress(step, 10, 3 * step, None if step == 0 else 1.5))
+    lines = stream.getvalue().splitlines()
+    assert lines == [
+        "[..........] 0/10 steps, 0 games",
+        "[#.........] 1/10 steps, 3 games, loss 1.500",
+        "[#####.....] 5/10 steps, 15 games, loss 1.500",
+        "[##########] 10/10 steps, 30 games, loss 1.500",
+    ]

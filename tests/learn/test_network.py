@@ -1,0 +1,66 @@
+"""The network's shapes and its weights file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from gameshelf.learn.features import FEATURES, NUM_ACTIONS
+from gameshelf.learn.network import (
+    NetConfig,
+    arrays_of,
+    batched,
+    init_network,
+    load_weights,
+    save_weights,
+)
+
+
+def test_one_position_gives_55_logits_and_a_value_in_range() -> None:
+    net = init_network(NetConfig(2, 16, 2), 0)
+    logits, value = net(jnp.ones(FEATURES))
+    assert logits.shape == (NUM_ACTIONS,)
+    assert value.shape == ()
+    assert -1.0 <= float(value) <= 1.0
+
+
+def test_a_batch_gives_a_row_per_position() -> None:
+    net = init_network(NetConfig(2, 16, 1), 0)
+    features = jax.random.uniform(jax.random.PRNGKey(0), (7, FEATURES))
+    logits, value = batched(net, features)
+    assert logits.shape == (7, NUM_ACTIONS)
+    assert value.shape == (7,)
+    one, _ = net(features[3])
+    assert np.allclose(np.asarray(logits[3]), np.asarray(one), atol=1e-5)
+
+
+def test_weights_round_trip_exactly_in_float32_and_closely_in_float16(tmp_path: Path) -> None:
+    config = NetConfig(2, 16, 2)
+    net = init_network(config, 4)
+    save_weights(net, config, tmp_path / "full.npz")
+    save_weights(net, config, tmp_path / "half.npz", half=True)
+    full, full_config = load_weights(tmp_path / "full.npz")
+    half, _ = load_weights(tmp_path / "half.npz")
+    assert full_config == config
+    for a, b, c in zip(arrays_of(net), arrays_of(full), arrays_of(half), strict=True):
+        assert np.array_equal(a, b)
+        assert np.allclose(a, c, atol=2e-3)
+    assert (tmp_path / "half.npz").stat().st_size < (tmp_path / "full.npz").stat().st_size
+
+
+def test_a_file_of_the_wrong_shape_is_refused_by_name(tmp_path: Path) -> None:
+    net = init_network(NetConfig(2, 16, 2), 0)
+    path = tmp_path / "w.npz"
+    save_weights(net, NetConfig(2, 32, 2), path)  # declares a width it does not have
+    with pytest.raises(ValueError, match=r"w\.npz: array 0 has shape"):
+        load_weights(path)
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    with pytest.raises(ValueError, match="not a gameshelf network"):
+        load_weights(tmp_path / "other.npz")
+    (tmp_path / "junk.npz").write_text("junk", encoding="utf-8")
+    with pytest.raises(ValueError, match="cannot be read"):
+        load_weights(tmp_path / "junk.npz")
