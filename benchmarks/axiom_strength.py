@@ -25,7 +25,7 @@ from typing import Any
 
 from gameshelf.agents import make_agent
 from gameshelf.agents.alphabeta import AlphaBetaAgent
-from gameshelf.agents.axiom_search import AxiomSearchAgent
+from gameshelf.agents.axiom.search import AxiomSearchAgent
 from gameshelf.agents.base import Agent
 from gameshelf.core.game import Game
 from gameshelf.core.registry import load

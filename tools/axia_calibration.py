@@ -3,7 +3,7 @@
     .venv/bin/python -m tools.axia_calibration [--games 150] [--bot-games 40]
         [--policies greedy,planner,easy,medium,hard] [--cards PATH] [--seed 1000]
 
-``greedy`` and ``planner`` are the reference policies of ``gameshelf.agents.axia_policies``;
+``greedy`` and ``planner`` are the reference policies of ``gameshelf.agents.axia.policies``;
 ``easy``/``medium``/``hard``/``expert`` are the bot levels (``gameshelf.agents``). Game ``i`` of
 every policy draws its chance from seed ``seed + i``, so policies face the same dice and decks.
 The table it prints (Markdown) is the one in ``src/gameshelf/games/axia/data/CALIBRATION.md``.
@@ -17,7 +17,8 @@ import sys
 import time
 from statistics import mean, pstdev
 
-from gameshelf.agents import axia_policies, make_agent
+from gameshelf.agents import make_agent
+from gameshelf.agents.axia import policies as axia_policies
 from gameshelf.agents.base import AGENTS
 from gameshelf.core.registry import load
 from gameshelf.games.axia.rules import AxiaState

@@ -3,7 +3,7 @@
     .venv/bin/python -m tools.axiom_book [--seconds 12] [--replies 3] [--plies 5] \
         [--jobs 2] [--seats 1] [--out FILE]
 
-Each position of the book's tree (:mod:`gameshelf.agents.axiom_book` describes the tree and
+Each position of the book's tree (:mod:`gameshelf.agents.axiom.book` describes the tree and
 reads the book) is searched for ``--seconds`` by the Axiom search, in parallel. About 50
 positions at the defaults: 6 minutes on two cores.
 """
@@ -18,8 +18,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from gameshelf.agents.axiom_book import BOOK_GAME, BOOK_PATH, BOOK_SEATS, BOOK_SECONDS, book_key
-from gameshelf.agents.axiom_search import AxiomSearchAgent
+from gameshelf.agents.axiom.book import BOOK_GAME, BOOK_PATH, BOOK_SEATS, BOOK_SECONDS, book_key
+from gameshelf.agents.axiom.search import AxiomSearchAgent
 from gameshelf.core.registry import load
 
 
@@ -45,7 +45,7 @@ def build(
 ) -> dict[str, Any]:
     """Search the book's tree (see the module docstring) for the book's ``seats`` up to
     ``plies`` plies from the start; the book as the JSON object
-    :func:`~gameshelf.agents.axiom_book.load_book` reads."""
+    :func:`~gameshelf.agents.axiom.book.load_book` reads."""
     positions: dict[str, str] = {}
     # a frontier entry: the moves from the start, and the seat the book plays in that half
     frontier: list[tuple[tuple[int, ...], int]] = [((), seat) for seat in seats]

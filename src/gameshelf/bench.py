@@ -7,7 +7,7 @@
 Measures, interleaved in rounds (and each round's playout time in short slices taken in turn)
 so that a change of machine load hits every row alike:
 
-* random-playout steps/s of our three games through the fast path (``legal_actions`` /
+* random-playout steps/s of every registered game through the fast path (``legal_actions`` /
   ``apply_action``, chance outcomes drawn from ``chance_outcomes``), and of Axiom with each
   of ``sceptre_clearance=tall``, ``allow_overhang=true`` and ``require_connected=true``
   (compared with Axiom's default); each game runs the engine ``gameshelf.load`` gives it
@@ -49,50 +49,80 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gameshelf import extras
+from gameshelf.agents.packs import pack_named
 from gameshelf.core.errors import GameshelfError
+from gameshelf.core.registry import available_games
 from gameshelf.extras import extra_for
 
-GAMES = ("cage", "axiom", "axia")
-OPENSPIEL_GAMES = ("connect_four", "chess", "backgammon", "python_tic_tac_toe")
-#: Game strings of the MCTS rows: plain MCTS needs perfect information or one player.
-MCTS_GAMES = {"cage": "cage", "axiom": "axiom", "axia": "axia(players=1)"}
-#: Axiom options with rules of their own, measured against the default.
-AXIOM_VARIANTS = (
-    "axiom(sceptre_clearance=tall)",
-    "axiom(allow_overhang=true)",
-    "axiom(require_connected=true)",
-)
+ADAPTER_REFERENCE = "python_tic_tac_toe"
+"""The OpenSpiel Python game every game's adapter playouts are held to."""
+ADAPTER_RATIO = 2.0
+MCTS_RATIO = 3.0
 UCT_C = 1.4
 SLICES = 8
 """Each round gives every playout row its seconds in this many slices, taken in turn, so that
 a burst of load from elsewhere on the machine falls on all the rows of a ratio alike."""
 
-_REF = "playout/openspiel/"
-#: (name, our row, reference row, minimum ratio).
-TARGETS: tuple[tuple[str, str, str, float], ...] = (
-    (
-        "Cage fast path vs C++ connect_four",
-        "playout/ours/cage",
-        "playout/openspiel/connect_four",
-        0.6,
-    ),
-    ("Axiom fast path vs C++ chess", "playout/ours/axiom", f"{_REF}chess", 0.3),
-    *(
-        (f"{v} vs Axiom's default", f"playout/ours/{v}", "playout/ours/axiom", 0.8)
-        for v in AXIOM_VARIANTS
-    ),
-    ("AXIA fast path vs C++ backgammon", "playout/ours/axia", f"{_REF}backgammon", 2.5),
-    *(
-        (
-            f"{g} through the adapter vs python_tic_tac_toe",
-            f"playout/adapter/{g}",
-            "playout/openspiel/python_tic_tac_toe",
-            2.0,
+
+def measured_games() -> list[str]:
+    """The measured games: every registered game (plug-ins too), sorted."""
+    return available_games()
+
+
+def mcts_game(name: str) -> str:
+    """The game string of ``name``'s MCTS rows (its pack may name options)."""
+    return pack_named(name).bench.mcts_game or name
+
+
+def variants() -> list[str]:
+    """Game strings with rules of their own, each measured against its game's default."""
+    return [v for name in measured_games() for v in pack_named(name).bench.variants]
+
+
+def openspiel_games() -> list[str]:
+    """The OpenSpiel reference games: each pack's, and the adapter rows' Python game."""
+    named = {pack_named(name).bench.reference for name in measured_games()}
+    return sorted((named - {""}) | {ADAPTER_REFERENCE})
+
+
+def targets() -> list[tuple[str, str, str, float]]:
+    """Each ratio the bench checks: ``(name, our row, reference row, minimum ratio)``."""
+    out: list[tuple[str, str, str, float]] = []
+    ref = "playout/openspiel/"
+    for name in measured_games():
+        facts = pack_named(name).bench
+        if facts.reference:
+            out.append(
+                (
+                    f"{name} fast path vs C++ {facts.reference}",
+                    f"playout/ours/{name}",
+                    f"{ref}{facts.reference}",
+                    facts.ratio,
+                )
+            )
+        out.extend(
+            (f"{v} vs {name}'s default", f"playout/ours/{v}", f"playout/ours/{name}", ratio)
+            for v, ratio in ((v, facts.variant_ratio) for v in facts.variants)
         )
-        for g in GAMES
-    ),
-    *((f"our MCTS vs MCTSBot on {g}", f"mcts/ours/{g}", f"mcts/openspiel/{g}", 3.0) for g in GAMES),
-)
+    for name in measured_games():
+        out.append(
+            (
+                f"{name} through the adapter vs {ADAPTER_REFERENCE}",
+                f"playout/adapter/{name}",
+                f"{ref}{ADAPTER_REFERENCE}",
+                ADAPTER_RATIO,
+            )
+        )
+    for name in measured_games():
+        out.append(
+            (
+                f"our MCTS vs MCTSBot on {name}",
+                f"mcts/ours/{name}",
+                f"mcts/openspiel/{name}",
+                MCTS_RATIO,
+            )
+        )
+    return out
 
 
 @dataclass
@@ -194,7 +224,7 @@ def engines() -> dict[str, str]:
     from gameshelf.core import engines as chosen
     from gameshelf.core.registry import game_entry
 
-    return {name: chosen.engine_of_game(game_entry(name)) for name in GAMES}
+    return {name: chosen.engine_of_game(game_entry(name)) for name in measured_games()}
 
 
 def _spiel_factory(name: str) -> Callable[[], Any]:
@@ -418,27 +448,27 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
     rows: list[Row] = []
     playouts: dict[str, Any] = {}
     searches: dict[str, Any] = {}
-    variants = AXIOM_VARIANTS if "axiom" in GAMES else ()
+    measured = measured_games()
+    options = variants()
     engine = engines()
-    for name in (*GAMES, *variants):
+    for name in (*measured, *options):
         label = f"{name} (gameshelf, {engine[name.partition('(')[0]]})"
         rows.append(Row(f"playout/ours/{name}", "playout", label, "steps/s"))
-    for name in OPENSPIEL_GAMES:
+    for name in openspiel_games():
         lang = "Python" if name.startswith("python_") else "C++"
         rows.append(
             Row(f"playout/openspiel/{name}", "playout", f"{name} (OpenSpiel {lang})", "steps/s")
         )
-    for name in GAMES:
+    for name in measured:
         rows.append(
             Row(f"playout/adapter/{name}", "playout", f"gameshelf_{name} (adapter)", "steps/s")
         )
-    for name in GAMES:
-        rows.append(Row(f"mcts/ours/{name}", "mcts", f"{MCTS_GAMES[name]} our MCTS", "sims/s"))
-        rows.append(
-            Row(f"mcts/openspiel/{name}", "mcts", f"{MCTS_GAMES[name]} MCTSBot (adapter)", "sims/s")
-        )
+    for name in measured:
+        mcts = mcts_game(name)
+        rows.append(Row(f"mcts/ours/{name}", "mcts", f"{mcts} our MCTS", "sims/s"))
+        rows.append(Row(f"mcts/openspiel/{name}", "mcts", f"{mcts} MCTSBot (adapter)", "sims/s"))
     rows = [row for row in rows if settings.wants(row.key)]
-    for name in GAMES:
+    for name in measured:
         playouts[f"playout/ours/{name}"] = _prepare(
             rows, f"playout/ours/{name}", _our_factory, name
         )
@@ -449,7 +479,7 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             rows,
             f"mcts/ours/{name}",
             _our_mcts,
-            MCTS_GAMES[name],
+            mcts_game(name),
             settings.mcts_sims,
             settings.seed,
         )
@@ -457,15 +487,15 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             rows,
             f"mcts/openspiel/{name}",
             _spiel_mcts,
-            MCTS_GAMES[name],
+            mcts_game(name),
             settings.mcts_sims,
             settings.seed,
         )
-    for name in variants:
+    for name in options:
         playouts[f"playout/ours/{name}"] = _prepare(
             rows, f"playout/ours/{name}", _our_factory, name
         )
-    for name in OPENSPIEL_GAMES:
+    for name in openspiel_games():
         playouts[f"playout/openspiel/{name}"] = _prepare(
             rows, f"playout/openspiel/{name}", _spiel_factory, name
         )
@@ -494,7 +524,7 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             except Exception as exc:
                 row.missing = describe_failure(exc)
                 searches[row.key] = None
-    for name in GAMES:
+    for name in measured:
         if not settings.wants(f"memory/peak/{name}"):
             continue
         log(f"memory {name}")
@@ -516,7 +546,7 @@ def run(settings: Settings, log: Callable[[str], None] = print) -> dict[str, Any
             row.value = None
     by_key = {row.key: row for row in rows}
     ratios = []
-    for label, ours, reference, target in TARGETS:
+    for label, ours, reference, target in targets():
         if ours not in by_key or reference not in by_key:
             continue  # a row left out of this run (tests shorten the lists)
         a, b = by_key[ours].value, by_key[reference].value

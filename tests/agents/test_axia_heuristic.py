@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from gameshelf.agents.axia_policies import heuristic
+from gameshelf.agents.axia.policies import heuristic
 from gameshelf.core.registry import load
 from gameshelf.games.axia.board import SLOT_LINES
 from gameshelf.games.axia.rules import AxiaState

@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from gameshelf.agents.axia_policies import heuristic
-from gameshelf.agents.axia_search import (
+from gameshelf.agents.axia import ROLLOUT as AXIA_ROLLOUT
+from gameshelf.agents.axia.policies import heuristic
+from gameshelf.agents.axia.search import (
     AXIA_LEAD_SCALE,
     AXIA_PRIOR_WEIGHT,
     MULTI_EXPLORATION,
@@ -17,7 +18,7 @@ from gameshelf.agents.axia_search import (
     axia_lead_evaluator,
     distinct_dice_actions,
 )
-from gameshelf.agents.levels import AXIA_ROLLOUT, build_level
+from gameshelf.agents.levels import build_level
 from gameshelf.core.registry import load
 from gameshelf.games.axia.actions import CHANGE, DIE_HIT, PHASE_TURN, WASTE
 from gameshelf.games.axia.board import SPACES

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tools.axiom_book import build, main
 
-from gameshelf.agents.axiom_book import book_key, book_move, load_book
-from gameshelf.agents.axiom_search import AxiomSearchAgent
+from gameshelf.agents.axiom.book import book_key, book_move, load_book
+from gameshelf.agents.axiom.search import AxiomSearchAgent
 from gameshelf.agents.base import make_agent
 from gameshelf.agents.levels import build_level
 from gameshelf.core.registry import load
@@ -151,7 +151,7 @@ def test_the_book_agent_answers_from_the_book_and_the_levels_search() -> None:
     for level in ("medium", "hard", "expert"):  # the book was tried and not adopted
         agent = build_level(game, level, seed=3, fixed=True)
         assert isinstance(agent, AxiomSearchAgent) and not agent.book
-    with pytest.raises(ValueError, match="Axiom only"):
+    with pytest.raises(ValueError, match="plays axiom only"):
         make_agent("axiom-hard-book", load("cage"), seed=3)
 
 

@@ -15,7 +15,7 @@ from tools.learn.axiom import fit, position_terms, self_play
 
 import gameshelf
 from gameshelf.agents import make_agent
-from gameshelf.agents.axiom_eval import (
+from gameshelf.agents.axiom.learned import (
     DEFAULT_WEIGHTS,
     LEARNED_PATH,
     TERMS,
@@ -29,7 +29,7 @@ from gameshelf.agents.axiom_eval import (
     moves_of,
     score_terms,
 )
-from gameshelf.agents.axiom_search import AxiomSearchAgent
+from gameshelf.agents.axiom.search import AxiomSearchAgent
 from gameshelf.agents.levels import build_level
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,7 +124,7 @@ def test_the_shipped_weights_are_learned_and_used_by_the_levels() -> None:
         assert isinstance(agent, AxiomSearchAgent) and agent.weights == weights
     hand = make_agent("axiom-hand-eval", game, 0)
     assert isinstance(hand, AxiomSearchAgent) and hand.weights == DEFAULT_WEIGHTS
-    with pytest.raises(ValueError, match="Axiom only"):
+    with pytest.raises(ValueError, match="plays axiom only"):
         make_agent("axiom-hand-eval", gameshelf.load("cage"), 0)
 
 

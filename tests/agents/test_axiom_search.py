@@ -9,7 +9,7 @@ import time
 import pytest
 
 from gameshelf.agents import AlphaBetaAgent, make_agent
-from gameshelf.agents.axiom_eval import (
+from gameshelf.agents.axiom.learned import (
     board_of,
     classify,
     position_hash,
@@ -18,7 +18,7 @@ from gameshelf.agents.axiom_eval import (
     side_facts,
     summarise,
 )
-from gameshelf.agents.axiom_search import CONTEMPT, MATE_BOUND, AxiomSearchAgent
+from gameshelf.agents.axiom.search import CONTEMPT, MATE_BOUND, AxiomSearchAgent
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
@@ -330,7 +330,7 @@ def test_the_engines_position_key_hashes_like_the_repetition_rules_position() ->
 def test_the_previous_hard_stays_available_for_the_arena() -> None:
     bot = make_agent("axiom-previous-hard", load("axiom"), seed=1)
     assert isinstance(bot, AlphaBetaAgent) and bot.max_depth == 3 and bot.node_budget == 6000
-    with pytest.raises(ValueError, match="Axiom only"):
+    with pytest.raises(ValueError, match="plays axiom only"):
         make_agent("axiom-previous-hard", load("cage"), seed=1)
 
 
@@ -340,7 +340,7 @@ def test_the_classical_engine_thinks_three_times_hards_time_on_the_clock_alone()
     assert isinstance(bot, AlphaBetaAgent)
     assert bot.time_limit == pytest.approx(3 * level_spec(game, "hard").time_limit)
     assert bot.node_budget > 10**12 and bot.max_depth >= 30  # the clock, not a cap, stops it
-    with pytest.raises(ValueError, match="Axiom only"):
+    with pytest.raises(ValueError, match="plays axiom only"):
         make_agent("axiom-classic", load("cage"), seed=1)
 
 

@@ -14,14 +14,14 @@ from tools.learn.cage import DUEL_SEEDS, duel, fit, self_play
 from tools.learn.command import Learner, learner_main
 
 from gameshelf.agents import make_agent
-from gameshelf.agents.cage_eval import (
+from gameshelf.agents.cage.learned import (
     LEARNED_PATH,
     TERMS,
     CageWeights,
     learned_weights,
     load_weights,
 )
-from gameshelf.agents.cage_search import (
+from gameshelf.agents.cage.search import (
     IMMEDIATE,
     LATENT,
     SINGLE,

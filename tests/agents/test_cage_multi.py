@@ -10,8 +10,8 @@ import random
 import pytest
 
 from gameshelf.agents.base import make_agent
-from gameshelf.agents.cage_multi import DRAW_VALUE, PROVEN, CageParanoidAgent
-from gameshelf.agents.cage_search import CageSearchAgent, decisive_moves, drop_win
+from gameshelf.agents.cage.multi import DRAW_VALUE, PROVEN, CageParanoidAgent
+from gameshelf.agents.cage.search import CageSearchAgent, decisive_moves, drop_win
 from gameshelf.agents.levels import build_level, level_spec
 from gameshelf.agents.mcts import Node
 from gameshelf.agents.simple import GreedyAgent
@@ -135,7 +135,7 @@ def test_the_hard_level_takes_a_line_and_blocks_the_next_players(seed: int) -> N
 def test_the_paranoid_search_stays_available_by_name() -> None:
     paranoid = make_agent("cage-paranoid", load(FOUR), seed=1)
     assert isinstance(paranoid, CageParanoidAgent) and paranoid.time_limit == 1.0
-    with pytest.raises(ValueError, match="plays the Cage"):
+    with pytest.raises(ValueError, match="plays cage only"):
         make_agent("cage-paranoid", load("axiom"), seed=1)
 
 

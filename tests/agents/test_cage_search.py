@@ -9,7 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from gameshelf.agents.base import Agent
-from gameshelf.agents.cage_search import (
+from gameshelf.agents.cage.evaluation import cage_key
+from gameshelf.agents.cage.search import (
     CONTEMPT,
     TO_MOVE_WINS,
     CageAlphaBetaAgent,
@@ -22,7 +23,6 @@ from gameshelf.agents.cage_search import (
     threat_scores,
     twist_threats,
 )
-from gameshelf.agents.evaluators import cage_key
 from gameshelf.agents.solver import Solver
 from gameshelf.core.game import Game, State
 from gameshelf.core.registry import load

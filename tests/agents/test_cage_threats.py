@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from gameshelf.agents.alphabeta import WIN
-from gameshelf.agents.cage_search import CageAlphaBetaAgent, CageThreatsAgent
-from gameshelf.agents.cage_threats import ThreatSearch, ThreatSearchOut, decisive_moves
+from gameshelf.agents.cage.search import CageAlphaBetaAgent, CageThreatsAgent
+from gameshelf.agents.cage.threats import ThreatSearch, ThreatSearchOut, decisive_moves
 from gameshelf.agents.solver import Solver
 from gameshelf.core.registry import load
 from gameshelf.games.cage import CageState
@@ -172,12 +172,12 @@ def test_a_best_move_that_allows_a_chain_is_dropped_before_the_next_depth() -> N
 
 def test_the_arena_agent_with_the_threat_search_is_hard_plus_chains() -> None:
     from gameshelf.agents.base import make_agent
-    from gameshelf.agents.cage_search import THREAT_MOVES
+    from gameshelf.agents.cage.search import THREAT_MOVES
 
     agent = make_agent("cage-hard-threats", load("cage"), 3)
     assert isinstance(agent, CageThreatsAgent)
     assert agent.threat_moves == THREAT_MOVES and agent.time_limit is not None
     with pytest.raises(ValueError, match="two-player Cage only"):
         make_agent("cage-hard-threats", load("cage(players=3)"), 3)
-    with pytest.raises(ValueError, match="two-player Cage only"):
+    with pytest.raises(ValueError, match="plays cage only"):
         make_agent("cage-hard-threats", load("axiom"), 3)

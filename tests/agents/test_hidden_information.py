@@ -8,9 +8,10 @@ import random
 import pytest
 
 from gameshelf.agents import make_agent
-from gameshelf.agents.axia_search import AxiaSearchAgent
+from gameshelf.agents.axia.determinize import axia_determinize
+from gameshelf.agents.axia.search import AxiaSearchAgent
 from gameshelf.agents.base import Agent
-from gameshelf.agents.determinize import axia_determinize, copy_state
+from gameshelf.agents.determinize import copy_state
 from gameshelf.agents.ismcts import ISMCTSAgent
 from gameshelf.agents.levels import build_level
 from gameshelf.games.axia.actions import PHASE_PLACE, PHASE_TURN

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from gameshelf.agents import AGENTS, LEVELS, UnknownAgent, make_agent
+from gameshelf.agents.axia import ROLLOUT as AXIA_ROLLOUT
 from gameshelf.agents.base import Agent
 from gameshelf.agents.ismcts import ROLLOUT_DEPTH, ISMCTSAgent
 from gameshelf.agents.levels import (
-    AXIA_ROLLOUT,
     BadThinkTime,
     LevelSpec,
     build_level,

@@ -33,13 +33,13 @@ def load_bench() -> ModuleType:
 
 
 def expected_keys(bench: ModuleType) -> set[str]:
-    keys = {f"playout/ours/{g}" for g in bench.GAMES}
-    if "axiom" in bench.GAMES:
-        keys |= {f"playout/ours/{v}" for v in bench.AXIOM_VARIANTS}
-    keys |= {f"playout/adapter/{g}" for g in bench.GAMES}
-    keys |= {f"playout/openspiel/{g}" for g in bench.OPENSPIEL_GAMES}
-    keys |= {f"mcts/{who}/{g}" for who in ("ours", "openspiel") for g in bench.GAMES}
-    keys |= {f"memory/{kind}/{g}" for kind in ("peak", "state") for g in bench.GAMES}
+    games = bench.measured_games()
+    keys = {f"playout/ours/{g}" for g in games}
+    keys |= {f"playout/ours/{v}" for v in bench.variants()}
+    keys |= {f"playout/adapter/{g}" for g in games}
+    keys |= {f"playout/openspiel/{g}" for g in bench.openspiel_games()}
+    keys |= {f"mcts/{who}/{g}" for who in ("ours", "openspiel") for g in games}
+    keys |= {f"memory/{kind}/{g}" for kind in ("peak", "state") for g in games}
     return keys
 
 
@@ -73,7 +73,7 @@ def test_tiny_run_reports_every_row_ratio_and_chart(
         assert row["label"] in printed
     assert "met" in printed
     engines = report["machine"]["engines"]
-    assert set(engines) == set(bench.GAMES)
+    assert set(engines) == set(bench.measured_games())
     assert "engines: " + ", ".join(f"{g} {e}" for g, e in engines.items()) in printed
     for game, engine in engines.items():
         assert engine == engine_of(importlib.import_module(f"gameshelf.games.{game}"))
@@ -111,8 +111,8 @@ def test_a_row_that_cannot_start_is_reported_missing(
         raise ImportError("no adapter here")
 
     monkeypatch.setattr(bench, "_adapter_factory", no_adapter)
-    monkeypatch.setattr(bench, "GAMES", ("cage",))
-    monkeypatch.setattr(bench, "OPENSPIEL_GAMES", ("python_tic_tac_toe",))
+    monkeypatch.setattr(bench, "measured_games", lambda: ["cage"])
+    monkeypatch.setattr(bench, "openspiel_games", lambda: ["python_tic_tac_toe"])
     out = tmp_path / "bench.json"
     assert bench.main([*TINY, "--json", str(out)]) == 0
     report = json.loads(out.read_text())
@@ -170,12 +170,12 @@ def test_a_missing_package_names_what_to_install_and_the_skipped_comparisons(
 
     monkeypatch.setattr(bench_module, "_spiel_factory", no_openspiel)
     monkeypatch.setattr(bench_module, "_spiel_mcts", no_openspiel)
-    monkeypatch.setattr(bench_module, "GAMES", ("cage",))
-    monkeypatch.setattr(bench_module, "OPENSPIEL_GAMES", ("connect_four",))
+    monkeypatch.setattr(bench_module, "measured_games", lambda: ["cage"])
+    monkeypatch.setattr(bench_module, "openspiel_games", lambda: ["connect_four"])
     assert bench_module.main(TINY) == 0
     printed = capsys.readouterr().out
     hint = f"package missing: pyspiel: {install_hint('rl')}"
-    assert f"skipped: Cage fast path vs C++ connect_four ({hint})" in printed
+    assert f"skipped: cage fast path vs C++ connect_four ({hint})" in printed
     assert f"skipped: our MCTS vs MCTSBot on cage ({hint})" in printed
     assert "skipped: cage through the adapter" not in printed  # that one ran
 

@@ -229,7 +229,7 @@ def test_cards_prints_the_axia_deck_and_refuses_other_games(
     status, out, _ = run(capsys, "cards", "axia")
     assert status == 0 and "Territory cards (60)" in out and "reconstructed" in out
     status, _, err = run(capsys, "cards", "cage")
-    assert status == 2 and "only axia" in err
+    assert status == 2 and "games with cards: axia" in err
 
 
 def test_solve_is_wired_into_the_command(capsys: pytest.CaptureFixture[str]) -> None:

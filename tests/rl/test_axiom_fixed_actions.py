@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from gameshelf.agents.axiom.encoding import AxiomActionEncoding, OutsideEncoding
 from gameshelf.core.registry import load
 from gameshelf.games.axiom import load_listing
-from gameshelf.rl.encodings import AxiomActionEncoding, OutsideEncoding
 from gameshelf.rl.gymnasium import GameshelfEnv
 
 ENCODING = AxiomActionEncoding()

@@ -7,18 +7,20 @@ import random
 import numpy as np
 import pytest
 
-from gameshelf.agents.determinize import axia_determinize
+from gameshelf.agents.axia.determinize import axia_determinize
+from gameshelf.agents.axia.encoding import AxiaEncoder
+from gameshelf.agents.axiom.encoding import AxiomEncoder
+from gameshelf.agents.cage.encoding import CageEncoder
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.games.axia.rules import AxiaState
 from gameshelf.rl.encodings import (
-    AxiaEncoder,
-    AxiomEncoder,
-    CageEncoder,
     Encoder,
+    GenericEncoder,
     Tensor,
     action_mask,
     encoder_for,
+    flatten,
     relative_seats,
 )
 
@@ -51,13 +53,65 @@ def test_every_tensor_has_the_declared_size_and_bounds(game_string: str) -> None
             assert np.all(tensor <= encoder.high)
 
 
-def test_encoder_for_rejects_an_unknown_game() -> None:
-    class Fake:
-        class spec:
-            name = "chess"
+class Counted:
+    """A stand-in state: a count of moves, seen the same from every seat."""
 
-    with pytest.raises(ValueError, match="chess"):
-        encoder_for(Fake())  # type: ignore[arg-type]
+    def __init__(self, moves: int = 0) -> None:
+        self.moves = moves
+        self.game = CountedGame()
+
+    def view(self, player: int | None) -> dict[str, object]:
+        return {"game": "counted", "moves": self.moves, "over": self.moves >= 3}
+
+
+class Observed(Counted):
+    """The same state offering its own observation, which the encoder must prefer."""
+
+    def observation(self, player: int) -> list[float]:
+        return [float(player), float(self.moves)]
+
+
+class CountedGame:
+    game_string = "counted"
+    state_type: type[Counted] = Counted
+
+    def new_initial_state(self, seed: int | None = None) -> Counted:
+        return self.state_type()
+
+
+def test_a_game_without_a_pack_encoder_gets_its_flattened_view() -> None:
+    encoder = GenericEncoder(CountedGame())  # type: ignore[arg-type]
+    assert encoder.method is None and encoder.size == len("counted") + 2
+    tensor = encoder.encode(Counted(3), 0)  # type: ignore[arg-type]
+    assert list(tensor[-2:]) == [3.0, 1.0]  # keys sorted: game, moves, over
+    assert list(tensor[:7]) == [float(ord(c)) for c in "counted"]
+    assert encoder.text(Counted(3), 0) == '{"game":"counted","moves":3,"over":true}'  # type: ignore[arg-type]
+
+
+def test_the_generic_encoder_prefers_the_state_s_own_observation() -> None:
+    game = CountedGame()
+    game.state_type = Observed
+    encoder = GenericEncoder(game)  # type: ignore[arg-type]
+    assert encoder.method == "observation" and encoder.size == 2
+    assert list(encoder.encode(Observed(2), 1)) == [1.0, 2.0]  # type: ignore[arg-type]
+
+
+def test_a_view_that_changes_shape_is_refused_with_the_reason() -> None:
+    cage = load("cage")
+    encoder = GenericEncoder(cage)
+    state = cage.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    flat, views = encoder.new_buffer()
+    with pytest.raises(ValueError, match="give the game an encoder in its pack"):
+        encoder.fill(state, 0, views)  # the Cage's view grows once a move is played
+    assert not flat.any()  # nothing was written
+    with pytest.raises(ValueError, match="not JSON data"):
+        list(flatten({"x": object()}))
+
+
+def test_every_game_with_a_pack_encoder_gets_it_not_the_generic_one() -> None:
+    for name in ("cage", "axiom", "axia"):
+        assert not isinstance(encoder_for(load(name)), GenericEncoder)
 
 
 def test_relative_seats() -> None:

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 from gameshelf.agents import UnknownAgent
 from gameshelf.core.errors import InvalidOption
-from gameshelf.rl.gymnasium import ENV_IDS, GameshelfEnv
+from gameshelf.rl.gymnasium import GameshelfEnv, env_ids
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -31,7 +31,7 @@ def test_check_env(env_id: str, kwargs: dict[str, object]) -> None:
 
 
 def test_ids_are_registered() -> None:
-    assert set(ENV_IDS.values()) <= set(gym.registry)
+    assert set(env_ids().values()) <= set(gym.registry)
 
 
 def _episode(env: GameshelfEnv, seed: int) -> tuple[float, int]:

@@ -15,7 +15,7 @@ minutes for 200 games.
 * **Positions:** self-play games of the Axiom search on a fixed node budget, each opened by a
   few seeded random plies (so that the games differ); every position whose mover cannot capture
   at once (a capture ends the game, the evaluation never sees it) gives the terms of
-  :func:`~gameshelf.agents.axiom_eval.eval_terms` and the game's result for its mover: 1, 0.5
+  :func:`~gameshelf.agents.axiom.learned.eval_terms` and the game's result for its mover: 1, 0.5
   for a draw, 0.
 * **Fit:** a logistic regression of that result on the terms (Newton's method with a little
   ridge), the weights scaled so that a cube is worth 100 as in the hand-written evaluation.
@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gameshelf.agents.axiom_eval import (
+from gameshelf.agents.axiom.learned import (
     DEFAULT_WEIGHTS,
     LEARNED_PATH,
     TERMS,
@@ -45,7 +45,7 @@ from gameshelf.agents.axiom_eval import (
     moves_of,
     summarise,
 )
-from gameshelf.agents.axiom_search import AxiomSearchAgent
+from gameshelf.agents.axiom.search import AxiomSearchAgent
 
 from .command import Learner, learner_main
 from .common import newton_logistic, random_opening

@@ -16,7 +16,7 @@ defaults (6 games took 32 s).
 * **Positions:** self-play games of the Cage alpha-beta on a fixed node budget, each opened by
   a few seeded random plies (so that the games differ); every position whose mover cannot
   complete a line by a drop (the search scores those as won, not by the weights) gives its
-  terms (:func:`~gameshelf.agents.cage_search.position_terms`) and the game's result for its
+  terms (:func:`~gameshelf.agents.cage.search.position_terms`) and the game's result for its
   mover: 1, 0.5 for a draw, 0.
 * **Fit:** a logistic regression of that result on the terms (Newton's method with a little
   ridge). The evaluation is ``100 * tanh(v / 2)`` of the weighted terms ``v``, the fit's
@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gameshelf.agents.cage_eval import LEARNED_PATH, TERMS, CageWeights, load_weights
-from gameshelf.agents.cage_search import CageAlphaBetaAgent, position_terms
+from gameshelf.agents.cage.learned import LEARNED_PATH, TERMS, CageWeights, load_weights
+from gameshelf.agents.cage.search import CageAlphaBetaAgent, position_terms
 from gameshelf.games.cage import CageState
 
 from .command import Learner, learner_main

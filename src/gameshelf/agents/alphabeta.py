@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from gameshelf.core.game import Game, State
 
-from .base import Agent, register_agent
+from .base import Agent
 from .evaluators import Evaluator, KeyFn, evaluator_for, key_for
 
 WIN = 10_000.0
@@ -224,15 +224,3 @@ class AlphaBetaAgent(SearchBookkeeping, Agent):
     def _static_value(self, state: State, me: int) -> float:
         value = self.evaluator(state)[me]
         return (value - self._mid) / (self._span / 2.0) * 100.0
-
-
-def _previous_axiom_hard(game: Game, seed: int | None) -> Agent:
-    """Axiom's ``hard`` level as it was before the Axiom search: depth 3, 6,000
-    nodes, a 1.6 s cap. Kept as the arena agent ``axiom-previous-hard`` so the strength page can
-    measure the new level against the old one."""
-    if game.spec.name != "axiom":
-        raise ValueError(f"axiom-previous-hard plays Axiom only, not {game.game_string}")
-    return AlphaBetaAgent(game, seed, max_depth=3, node_budget=6000, time_limit=1.6)
-
-
-register_agent("axiom-previous-hard", _previous_axiom_hard)

@@ -14,6 +14,7 @@ from gameshelf.core.game import Game
 
 from .base import AGENTS, make_agent
 from .levels import LEVELS, level_spec
+from .packs import all_packs
 
 
 class UnfitAgent(GameshelfError):
@@ -40,14 +41,8 @@ _RAW = {
     "ismcts": (26, "information-set Monte Carlo tree search, default settings"),
     "alphabeta": (27, "alpha-beta search with default depth and node budget"),
     "openspiel-mcts": (24, "OpenSpiel's own MCTSBot for the arena, on the hard level's clock"),
-    "cage-paranoid": (38, "Cage only: paranoid alpha-beta, 1 s a move (the old 3-4 player hard)"),
-    "cage-hard-threats": (39, "Cage, 2 players: level hard with the threat-space search (a trial)"),
-    "cage-hand-eval": (39, "Cage, 2 players: level hard with the hand-written evaluation"),
-    "axiom-previous-hard": (38, "Axiom only: the hard level before the Axiom search (depth 3)"),
-    "axiom-classic": (39, "Axiom only: classical alpha-beta given 3x hard's time a move"),
-    "axiom-hard-book": (39, "Axiom only: level hard answering from an opening book (a trial)"),
-    "axiom-hand-eval": (39, "Axiom only: level hard with the hand-written evaluation weights"),
 }
+"""The generic bots' lines; a pack's bots bring their own (:class:`~.packs.PackBot`)."""
 _LEVEL_STRENGTH = {"easy": 20, "medium": 30, "hard": 40, "expert": 50}
 # What a player chooses between: the search levels and the two plain baselines below them.
 # Everything else (trials, fixed-budget twins, raw searches) stays for the arena and research.
@@ -63,6 +58,10 @@ def _describe(name: str, game: Game | None) -> tuple[int, str]:
         if game is not None:
             line += f": {level_spec(game, name).describe()}"
         return _LEVEL_STRENGTH[name], line
+    for pack in all_packs():
+        for bot in pack.bots:
+            if bot.name == name:
+                return bot.strength, bot.summary
     return _RAW.get(name, (15, "a registered bot"))
 
 

@@ -37,7 +37,7 @@ from typing import IO
 
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
-from gameshelf.core.registry import load
+from gameshelf.core.registry import available_games, load
 
 from .base import AGENTS, Agent, agent_factory, make_agent, register_agent
 from .levels import BadThinkTime, check_think
@@ -68,6 +68,16 @@ def check_game(game: Game) -> None:
             f"{game.game_string} has hidden information or chance; the engine protocol plays "
             "only games where every move can be shown to both sides (the Cage and Axiom)"
         )
+
+
+def _protocol_game() -> Game:
+    """A registered game the protocol can play, to shake hands with a new engine (the
+    handshake names no game)."""
+    for name in available_games():
+        game = load(name)
+        if not (game.spec.hidden_information or game.spec.chance):
+            return game
+    raise EngineError("no registered game can be played over the engine protocol")
 
 
 # --- the engine's end: gameshelf engine ---------------------------------------------------------
@@ -385,7 +395,7 @@ def register_engine(name: str, command: str, seconds: float) -> None:
     def factory(game: Game, seed: int | None) -> Agent:
         return EngineAgent(game, seed, command, seconds, label=name)
 
-    probe = EngineAgent(load("cage"), 0, command, seconds, label=name)
+    probe = EngineAgent(_protocol_game(), 0, command, seconds, label=name)
     try:
         probe.start()
     finally:

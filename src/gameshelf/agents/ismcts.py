@@ -21,9 +21,16 @@ import time
 from gameshelf.core.game import Game, State
 
 from .base import Agent
-from .determinize import HIDDEN_EDGE, Determinizer, Observer, determinizer_for
+from .determinize import (
+    HIDDEN_EDGE,
+    Determinizer,
+    Observer,
+    determinizer_for,
+    everything_visible,
+)
 from .evaluators import Evaluator, evaluator_for
 from .mcts import RolloutPolicy, random_rollout_policy
+from .packs import pack_for
 
 
 class ISNode:
@@ -63,9 +70,10 @@ class ISMCTSAgent(Agent):
         prior_weight: float = 0.0,
     ) -> None:
         super().__init__(game, seed)
-        default_det, default_obs = determinizer_for(game.spec.name)
-        self.determinize = determinizer or default_det
-        self.visible = observer or default_obs
+        if determinizer is None:
+            determinizer, _ = determinizer_for(game)
+        self.determinize = determinizer
+        self.visible = observer or pack_for(game).observer or everything_visible
         self.iterations = iterations
         self.exploration = exploration
         self.rollout_depth = rollout_depth

@@ -7,9 +7,7 @@ from gameshelf.core.game import Game, State
 from .base import Agent, register_agent
 from .determinize import determinizer_for
 from .evaluators import Evaluator, greedy_evaluator_for
-
-THREAT_CHECK_GAMES = frozenset({"cage"})
-"""Games where greedy also looks one reply ahead (cheap there; Axiom has ~170 moves a turn)."""
+from .packs import pack_for
 
 
 class RandomAgent(Agent):
@@ -26,10 +24,10 @@ class GreedyAgent(Agent):
     """One ply: the move whose result the game's greedy evaluator likes best for the mover
     (the search evaluator, except in AXIA the bare score: the rulebook's naive greedy player).
 
-    A move that wins at once is taken; in the two-player Cage a move that hands the opponent an
-    immediate win is avoided (that look is cheap there). Ties are broken at random (seeded). In
-    hidden-information games the moves are tried in one determinisation of the bot's own view,
-    so it never looks at cards its seat may not see.
+    A move that wins at once is taken; in two-player games whose pack asks for it (the Cage) a
+    move that hands the opponent an immediate win is avoided (that look is cheap there). Ties
+    are broken at random (seeded). In hidden-information games the moves are tried in one
+    determinisation of the bot's own view, so it never looks at cards its seat may not see.
     """
 
     name = "greedy"
@@ -37,10 +35,12 @@ class GreedyAgent(Agent):
     def __init__(self, game: Game, seed: int | None = None, evaluator: Evaluator | None = None):
         super().__init__(game, seed)
         self.evaluator = evaluator or greedy_evaluator_for(game)
-        self.determinize, _ = determinizer_for(game.spec.name)
+        self.determinize, _ = determinizer_for(game)
         spec = game.spec
+        # The pack says whether one reply ahead is cheap enough (it is not with Axiom's ~170
+        # moves a turn).
         self.look_for_threats = (
-            spec.num_players == 2 and not spec.chance and spec.name in THREAT_CHECK_GAMES
+            spec.num_players == 2 and not spec.chance and pack_for(game).greedy_looks_ahead
         )
 
     def step(self, state: State) -> int:

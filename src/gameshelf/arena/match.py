@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gameshelf.agents import make_agent
+from gameshelf.agents.packs import pack_for
 from gameshelf.core.record import now_iso, record_from_state
 from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed, make_rng
-from gameshelf.games.axia import AxiaState
 
 
 @dataclass(frozen=True)
@@ -81,11 +81,8 @@ def play_match(spec: MatchSpec) -> MatchResult:
             agent.close()
     names = [f"{name} (seat {seat})" for seat, name in enumerate(spec.seats)]
     record = record_from_state(state, names, seed=spec.seed, started=started)
-    extra: dict[str, Any] = {}
-    if isinstance(state, AxiaState):  # scored game: the tables show mean scores and ranks
-        extra["scores"] = [state.score_sheet(p)["total"] for p in range(players)]
-        if players == 1:
-            extra["rank"] = state.solo_rank()
+    figures = pack_for(game).results  # a scored game: the tables show mean scores and ranks
+    extra: dict[str, Any] = {} if figures is None else dict(figures(state))
     return MatchResult(
         spec=spec,
         returns=state.returns(),

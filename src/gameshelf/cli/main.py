@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import os
 import socket
 import sys
@@ -50,8 +49,7 @@ def _state(game: Game, args: argparse.Namespace) -> State:
         return game.new_initial_state(getattr(args, "seed", None))
     text = position_text(position)
     if to_move:
-        module = importlib.import_module(f"gameshelf.games.{game.spec.name}")
-        loader = getattr(module, "load_listing", None)
+        loader = game_entry(game.spec.name).load_listing
         if loader is None:
             raise GameshelfError(
                 f"{game.spec.name} positions carry the player to move; drop --to-move"
@@ -210,8 +208,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     game = load(args.game)
     state = _state(game, args)
     if args.svg:
-        module = importlib.import_module(f"gameshelf.games.{game.spec.name}")
-        render_svg = getattr(module, "render_svg", None)
+        render_svg = game_entry(game.spec.name).render_svg
         if render_svg is None:
             raise GameshelfError(f"{game.spec.name} has no SVG picture yet")
         try:
@@ -327,12 +324,14 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    """Print a game's card deck (AXIA; ``--cards FILE`` checks and prints a user's own file)."""
-    if args.game != "axia":
-        raise GameshelfError(f"{args.game!r} has no cards; only axia does")
-    from gameshelf.games.axia import format_deck
-
-    print(format_deck(args.cards))
+    """Print a game's card deck (``--cards FILE`` checks and prints a user's own file)."""
+    format_cards = game_entry(args.game).format_cards
+    if format_cards is None:
+        with_cards = [name for name in available_games() if game_entry(name).format_cards]
+        raise GameshelfError(
+            f"{args.game!r} has no cards; games with cards: {', '.join(with_cards) or 'none'}"
+        )
+    print(format_cards(args.cards))
     return 0
 
 
@@ -450,8 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     database.set_defaults(func=cmd_db)
 
-    cards = sub.add_parser("cards", help="print a game's cards (axia)")
-    cards.add_argument("game", help="axia")
+    cards = sub.add_parser("cards", help="print a game's cards (a game that has cards)")
+    cards.add_argument("game", help="the game whose cards to print")
     cards.add_argument("--cards", metavar="FILE", help="a card file of your own, checked first")
     cards.set_defaults(func=cmd_cards)
 

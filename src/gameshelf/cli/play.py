@@ -224,22 +224,10 @@ def card_words(game: Game) -> dict[str, str]:
 
 
 def board_key(game: Game) -> str | None:
-    """What the board's short codes mean, for a game whose picture uses them (AXIA)."""
-    if game.spec.name != "axia":
-        return None
-    from gameshelf.games.axia.render import beast_abbrev  # only AXIA's picture needs it
-
-    beasts = {
-        beast_abbrev(space.beast): space.beast.replace("_", " ")
-        for card in getattr(getattr(game, "cards", None), "territory", ())
-        for space in card.spaces
-    }
-    regions = "f forest, d desert, m mountain, l lake, t temple"
-    return (
-        f"key: a space such as fRuM3/ reads region ({regions}), beast, die (P physical, "
-        "M magic), the number that hits it (* any), then / wounded or X defeated\n"
-        "beasts: " + ", ".join(f"{code} {name}" for code, name in sorted(beasts.items()))
-    )
+    """What the board's short codes mean, for a game whose picture uses them (its entry's
+    ``picture_key``)."""
+    key = game_entry(game.spec.name).picture_key
+    return None if key is None else key(game)
 
 
 def private_lines(state: State, viewer: int) -> list[str]:

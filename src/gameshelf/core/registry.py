@@ -84,6 +84,13 @@ class GameEntry:
     with the parts a table chooses on); it defaults to the state's own
     :meth:`~.game.State.legal_move_details`, which names only the notation.
 
+    Optional capabilities, for the tools that offer them (``None``: the game has none):
+    ``render_svg`` draws a state as an SVG picture (``gameshelf show --svg``); ``load_listing``
+    reads a position from a listing that does not say who is to move, given that player's name
+    (``--to-move``); ``format_cards`` prints the game's card data, or a user's own card file
+    checked (``gameshelf cards``); ``picture_key`` says what the terminal picture's short codes
+    mean (the terminal's ``key`` command).
+
     ``test_option_sets`` lists representative option sets in game-string syntax without the
     name (``""`` for the defaults, ``"players=3,stock=12:12"``): the contract test suite runs
     every check on each of them, so a game declares here the options that change its rules.
@@ -99,6 +106,10 @@ class GameEntry:
     notation: tuple[NotationExample, ...] = ()
     rules: RulesSummary | None = None
     move_details: MoveDetails = _state_move_details
+    render_svg: Callable[[State], str] | None = None
+    load_listing: Callable[[Game, str, str], State] | None = None
+    format_cards: Callable[[str | None], str] | None = None
+    picture_key: Callable[[Game], str] | None = None
 
     def __post_init__(self) -> None:
         if not self.title:  # a plug-in without a title is shown by its name

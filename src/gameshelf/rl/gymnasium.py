@@ -1,7 +1,8 @@
 """Gymnasium single-agent environments: you play one seat, our bots play the others.
 
-Importing this module registers ``gameshelf/Axiom-v0``, ``gameshelf/Cage-v0`` and
-``gameshelf/Axia-v0``::
+Importing this module registers an id for every registered game (plug-ins included), named by
+:func:`gameshelf.rl.gym_id`: ``gameshelf/Axiom-v0``, ``gameshelf/Cage-v0``, ``gameshelf/Axia-v0``
+...::
 
     import gymnasium as gym
     import gameshelf.rl.gymnasium  # registers the ids
@@ -31,10 +32,9 @@ from gameshelf.core.errors import InvalidOption
 from gameshelf.core.game import Game, State
 from gameshelf.core.registry import load
 
+from . import games, gym_id
 from .encodings import action_mask, encoder_for
 from .pettingzoo import observation_space, resolve_chance
-
-ENV_IDS = {"axiom": "gameshelf/Axiom-v0", "cage": "gameshelf/Cage-v0", "axia": "gameshelf/Axia-v0"}
 
 Observation = dict[str, np.ndarray]
 
@@ -46,7 +46,7 @@ class GameshelfEnv(gym.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        game: str | Game = "cage",
+        game: str | Game,
         opponent: str = "random",
         seat: int = 0,
         illegal_reward: float = -1.0,
@@ -145,9 +145,15 @@ class GameshelfEnv(gym.Env[Observation, np.int64]):
         return action_mask(self.state, self.num_actions)
 
 
+def env_ids() -> dict[str, str]:
+    """Every registered game's Gymnasium id, by game name."""
+    return {name: gym_id(name) for name in games()}
+
+
 def register() -> None:
-    """Register the three ids with Gymnasium (done on import; safe to call again)."""
-    for name, env_id in ENV_IDS.items():
+    """Register every game's id with Gymnasium (done on import; safe to call again, and again
+    after a game is registered by hand)."""
+    for name, env_id in env_ids().items():
         if env_id not in gym.registry:
             gym.register(
                 id=env_id,
@@ -158,4 +164,4 @@ def register() -> None:
 
 register()
 
-__all__ = ["ENV_IDS", "GameshelfEnv", "register"]
+__all__ = ["GameshelfEnv", "env_ids", "register"]

@@ -1,6 +1,7 @@
 """OpenSpiel adapter: our games as Python games registered with ``pyspiel``.
 
-Importing this module registers ``gameshelf_axiom``, ``gameshelf_cage`` and ``gameshelf_axia``::
+Importing this module registers every registered game (plug-ins included) as ``gameshelf_NAME``
+(``gameshelf_axiom``, ``gameshelf_cage``, ``gameshelf_axia`` ...)::
 
     import pyspiel
     import gameshelf.rl.openspiel  # registers the games
@@ -19,8 +20,9 @@ Observations come from :mod:`gameshelf.rl.encodings`. Information states:
   the public table, never another seat's cards or the decks. The information state is this view
   (Markov: it does not replay the seat's memory of cards it no longer sees).
   :meth:`GameshelfState.resample_from_infostate` draws a full world consistent with that view
-  using :func:`gameshelf.agents.determinize.axia_determinize` (every card the seat cannot see is
-  redealt into the same hidden places); OpenSpiel's ``ISMCTSBot`` uses it.
+  using the game's determiniser (:func:`gameshelf.agents.determinize.determinizer_for`: every
+  card the seat cannot see is redealt into the same hidden places); OpenSpiel's ``ISMCTSBot``
+  uses it.
 
 A resampled state starts an empty OpenSpiel ``history()`` (its true history would name the
 hidden cards); it plays, clones and serialises like any other state.
@@ -36,12 +38,11 @@ import pyspiel  # type: ignore[import-not-found]
 
 from gameshelf.core.game import Game, State
 from gameshelf.core.options import OptionSpec
-from gameshelf.core.registry import game_entry
+from gameshelf.core.registry import available_games, game_entry
 
 from .encodings import Encoder, Tensor, encoder_for
 
 PREFIX = "gameshelf_"
-NAMES = ("axiom", "cage", "axia")
 DEFAULT_TEXT = "default"
 """Parameter value meaning 'the option's default' for options whose default is no value."""
 
@@ -273,7 +274,7 @@ class GameshelfState(pyspiel.State):  # type: ignore[misc]
             return same
         from gameshelf.agents.determinize import determinizer_for
 
-        determinize, _ = determinizer_for(inner.game.spec.name)
+        determinize, _ = determinizer_for(inner.game)
         seed = _seed_from(probability_sampler)
         world = determinize(inner, int(player_id), random.Random(seed))
         game: GameshelfGame = self.get_game()
@@ -328,11 +329,10 @@ class GameshelfObserver:
         self.tensor.fill(0.0)
         inner = state.inner
         if self.hidden and self.public_only:
-            from .encodings import AxiaEncoder
-
-            encoder = self.encoder
-            assert isinstance(encoder, AxiaEncoder)
-            encoder.fill_view(inner.view(None), player, self.dict)
+            fill_view = getattr(self.encoder, "fill_view", None)
+            if fill_view is None:
+                raise ValueError(f"{PREFIX}{inner.game.spec.name}'s encoder draws no public view")
+            fill_view(inner.view(None), player, self.dict)
         else:
             self.encoder.fill(inner, player, self.dict)
 
@@ -359,13 +359,16 @@ def _make_class(name: str) -> type[GameshelfGame]:
     )
 
 
-GAME_CLASSES: dict[str, type[GameshelfGame]] = {name: _make_class(name) for name in NAMES}
+GAME_CLASSES: dict[str, type[GameshelfGame]] = {}
+"""The pyspiel game class of every registered game, by game name (filled by :func:`register`)."""
 
 
 def register() -> None:
-    """Register every game with pyspiel (done on import; registering twice is harmless)."""
+    """Register every registered game with pyspiel (done on import; registering twice is
+    harmless, and a game registered by hand since is added)."""
     registered = set(pyspiel.registered_names())
-    for name, cls in GAME_CLASSES.items():
+    for name in available_games():
+        cls = GAME_CLASSES.setdefault(name, _make_class(name))
         if PREFIX + name not in registered:
             pyspiel.register_game(game_type(name), cls)
 

@@ -43,7 +43,9 @@ def observation_space(encoder: Encoder, num_actions: int) -> spaces.Dict:
     """The ``{"observation", "action_mask"}`` space shared by the PettingZoo and Gym envs."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, encoder.high, shape=(encoder.size,), dtype=np.float32),
+            "observation": spaces.Box(
+                encoder.low, encoder.high, shape=(encoder.size,), dtype=np.float32
+            ),
             "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
         }
     )
@@ -65,7 +67,7 @@ class GameshelfAECEnv(AECEnv):  # type: ignore[misc]
         "render_fps": 2,
     }
 
-    def __init__(self, game: str | Game = "cage", render_mode: str | None = None) -> None:
+    def __init__(self, game: str | Game, render_mode: str | None = None) -> None:
         super().__init__()
         self.game = load(game) if isinstance(game, str) else game
         if render_mode is not None and render_mode not in ("ansi", "human"):
@@ -163,12 +165,12 @@ class GameshelfAECEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def raw_env(game: str | Game = "cage", render_mode: str | None = None) -> GameshelfAECEnv:
+def raw_env(game: str | Game, render_mode: str | None = None) -> GameshelfAECEnv:
     """The environment without PettingZoo's safety wrappers."""
     return GameshelfAECEnv(game, render_mode)
 
 
-def env(game: str | Game = "cage", render_mode: str | None = None) -> Any:
+def env(game: str | Game, render_mode: str | None = None) -> Any:
     """The environment of ``game`` (a game string) inside PettingZoo's usual wrappers."""
     wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(game, render_mode))
     return wrappers.OrderEnforcingWrapper(wrapped)

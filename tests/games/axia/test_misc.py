@@ -103,7 +103,7 @@ def test_render_and_score_table_for_a_finished_game() -> None:
 
 
 def test_calibration_policies_order_random_greedy_planner() -> None:
-    from gameshelf.agents.axia_policies import greedy, measure, planner
+    from gameshelf.agents.axia.policies import greedy, measure, planner
 
     def uniform(state: AxiaState, rng: random.Random) -> int:
         return rng.choice(state.legal_actions())

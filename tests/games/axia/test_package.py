@@ -45,7 +45,7 @@ def test_axia_imports_only_the_standard_library_and_core() -> None:
 def test_the_rules_package_holds_no_policy_or_heuristic() -> None:
     graph = import_graph(PACKAGE)
     assert f"{PACKAGE}.calibration" not in graph
-    from gameshelf.agents import axia_policies
+    from gameshelf.agents.axia import policies as axia_policies
 
     assert callable(axia_policies.heuristic) and callable(axia_policies.planner)
 

@@ -28,7 +28,7 @@ from . import (
 from .details import legal_move_details
 from .facts import NOTATION, rules_summary
 from .options import OPTIONS
-from .render import format_deck, format_score_sheet
+from .render import format_deck, format_score_sheet, picture_key
 from .rules import AxiaGame, AxiaState, make_game
 from .view import score_sheet
 
@@ -54,6 +54,8 @@ ENTRY = GameEntry(
         "players=4,first_game=true,must_hit_if_possible=false,rakya_effect=none",
     ),
     move_details=legal_move_details,
+    format_cards=format_deck,
+    picture_key=picture_key,
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gameshelf.core.game import State
+from gameshelf.core.game import Game, State
 
 from .actions import PHASE_NAMES
 from .cards import REGIONS, CardSet, load_cards
@@ -182,3 +182,18 @@ def format_score_sheet(state: State) -> str:
         else:
             lines.append("shared victory: " + ", ".join(winners))
     return "\n".join(lines) + "\n"
+
+
+def picture_key(game: Game) -> str:
+    """What the terminal picture's short codes mean: regions, beasts, dice and marks."""
+    beasts = {
+        beast_abbrev(space.beast): space.beast.replace("_", " ")
+        for card in getattr(getattr(game, "cards", None), "territory", ())
+        for space in card.spaces
+    }
+    regions = "f forest, d desert, m mountain, l lake, t temple"
+    return (
+        f"key: a space such as fRuM3/ reads region ({regions}), beast, die (P physical, "
+        "M magic), the number that hits it (* any), then / wounded or X defeated\n"
+        "beasts: " + ", ".join(f"{code} {name}" for code, name in sorted(beasts.items()))
+    )

@@ -69,6 +69,8 @@ ENTRY = GameEntry(
         "repetition_draw=2",
     ),
     move_details=legal_move_details,
+    render_svg=render_svg,
+    load_listing=load_listing,
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

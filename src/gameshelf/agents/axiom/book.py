@@ -28,7 +28,7 @@ from pathlib import Path
 
 from gameshelf.core.game import State
 
-BOOK_PATH = Path(__file__).with_name("data") / "axiom_book.json"
+BOOK_PATH = Path(__file__).resolve().parents[1] / "data" / "axiom_book.json"
 """The shipped book (JSON: format, settings and ``positions``: key → move text)."""
 BOOK_GAME = "axiom"
 """The game string the book was built for: other options change the rules it assumed."""

@@ -9,7 +9,7 @@ Two things make plain IS-MCTS waste its iterations in AXIA:
 * **Wide roots.** A hit turn offers up to (dice × live beasts) + items moves; at about a
   thousand iterations a move, each gets a handful of visits and the most visited one is close
   to noise. :meth:`AxiaSearchAgent.root_prior` rates every root move with the AXIA evaluator
-  (:func:`gameshelf.agents.axia_policies.heuristic` turned into a lead) one ply ahead and adds
+  (:func:`gameshelf.agents.axia.policies.heuristic` turned into a lead) one ply ahead and adds
   it as a progressive bias, which fades as the search gathers visits.
 
 * **A saturated evaluator.** The default AXIA evaluator turns a lead into a winning chance
@@ -28,9 +28,9 @@ from gameshelf.core.game import Game, State
 from gameshelf.games.axia.actions import ChangeDie, Hit, Waste, ZorakHit, decode
 from gameshelf.games.axia.rules import AxiaState
 
-from .axia_policies import heuristic
-from .evaluators import relative
-from .ismcts import ISMCTSAgent
+from ..evaluators import relative
+from ..ismcts import ISMCTSAgent
+from .policies import heuristic
 
 AXIA_PRIOR_WEIGHT = 1.0
 """Weight of the root heuristic's progressive bias in games of 2-4 players (values and prior

@@ -8,7 +8,7 @@ with the best immediate score (ties at random); ``planner`` scores moves with th
 :func:`heuristic` (Scoring cards weighted by how close their lines are to activation, wounds,
 items kept), which the AXIA evaluator of :mod:`gameshelf.agents.evaluators` uses too.
 They live with the agents, not in the rules package: they judge positions, the rules only play
-them. Run ``python -m gameshelf.agents.axia_policies``.
+them. Run ``python -m gameshelf.agents.axia.policies``.
 """
 
 from __future__ import annotations

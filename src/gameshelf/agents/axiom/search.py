@@ -34,10 +34,11 @@ import time
 
 from gameshelf.core.game import Game, State
 
-from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget
-from .analysis import PV_LIMIT, MoveAnalysis
-from .axiom_book import book_move
-from .axiom_eval import (
+from ..alphabeta import EXACT, LOWER, UPPER, OutOfBudget
+from ..analysis import PV_LIMIT, MoveAnalysis
+from ..base import Agent
+from .book import book_move
+from .learned import (
     DEFAULT_WEIGHTS,
     Weights,
     board_of,
@@ -48,7 +49,6 @@ from .axiom_eval import (
     sceptre_facts,
     summarise,
 )
-from .base import Agent
 
 WIN = 1_000_000
 """Score of a win now; a win in n plies scores ``WIN - n``."""

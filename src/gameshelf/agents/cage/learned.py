@@ -15,7 +15,7 @@ from dataclasses import astuple, dataclass, fields
 from functools import cache
 from pathlib import Path
 
-from .weights_file import check_terms, read_weights_file
+from ..weights_file import check_terms, read_weights_file
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class CageWeights:
 TERMS = tuple(field.name for field in fields(CageWeights))
 """The terms' names, in the order :func:`~.cage_search.position_terms` counts them."""
 
-LEARNED_PATH = Path(__file__).resolve().parent / "data" / "cage_weights.json"
+LEARNED_PATH = Path(__file__).resolve().parents[1] / "data" / "cage_weights.json"
 """The weights fitted to self-play (``python -m tools.learn.cage train`` writes them)."""
 
 

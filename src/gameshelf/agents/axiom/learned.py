@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .weights_file import check_terms, read_weights_file
+from ..weights_file import check_terms, read_weights_file
 
 Cell = tuple[int, int, int]
 
@@ -59,7 +59,7 @@ DEFAULT_WEIGHTS = Weights()
 """The hand-written weights."""
 TERMS = tuple(f.name for f in fields(Weights))
 """The evaluation's terms, in the order of :func:`eval_terms` and of the weights."""
-LEARNED_PATH = Path(__file__).resolve().parent / "data" / "axiom_weights.json"
+LEARNED_PATH = Path(__file__).resolve().parents[1] / "data" / "axiom_weights.json"
 """The weights learned from self-play (``python -m tools.learn.axiom train`` writes them)."""
 
 

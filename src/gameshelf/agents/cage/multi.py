@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
 
-from .alphabeta import EXACT, LOWER, UPPER, OutOfBudget, SearchBookkeeping
-from .base import Agent
-from .cage_search import TO_MOVE_WINS, decisive_moves, drop_win, threat_scores
-from .evaluators import cage_key
+from ..alphabeta import EXACT, LOWER, UPPER, OutOfBudget, SearchBookkeeping
+from ..base import Agent
+from .evaluation import cage_key
+from .search import TO_MOVE_WINS, decisive_moves, drop_win, threat_scores
 
 if TYPE_CHECKING:
-    from .analysis import MoveAnalysis
+    from ..analysis import MoveAnalysis
 
 WIN = 10_000.0
 """A won line at ply 0 (wins sooner score higher, losses later score higher)."""
@@ -141,7 +141,7 @@ class CageParanoidAgent(SearchBookkeeping, Agent):
     def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
         """The best ``top`` moves of ``state``, by the Cage MCTS-Solver (expected scores in
         ``[0, 1]`` and exact proofs, which the paranoid values are not)."""
-        from .cage_search import CageSearchAgent
+        from .search import CageSearchAgent
 
         helper = CageSearchAgent(self.game, self.rng.randrange(2**31))
         return helper.analyse(state, seconds, top)

@@ -39,16 +39,16 @@ from gameshelf.core.game import Game, State
 from gameshelf.games.cage import CageState
 from gameshelf.games.cage.geometry import LINES, RING
 
-from .alphabeta import WIN, AlphaBetaAgent
-from .cage_eval import CageWeights
-from .cage_threats import ThreatSearch, ThreatSearchOut, decisive_moves, drop_win
-from .evaluators import relative, scale
-from .mcts import MCTSAgent, Node
-from .simple import GreedyAgent
-from .solver import Solver
+from ..alphabeta import WIN, AlphaBetaAgent
+from ..evaluators import relative, scale
+from ..mcts import MCTSAgent, Node
+from ..simple import GreedyAgent
+from ..solver import Solver
+from .learned import CageWeights
+from .threats import ThreatSearch, ThreatSearchOut, decisive_moves, drop_win
 
 if TYPE_CHECKING:
-    from .analysis import MoveAnalysis
+    from ..analysis import MoveAnalysis
 
 SOLVER_SHARE = 0.3
 """Share of a clocked move's time the root solver may use (the rest goes to the tree)."""
@@ -143,7 +143,7 @@ class CageSearchAgent(MCTSAgent):
         ``value`` is the tree's mean score for the mover in ``[0, 1]`` (or the proven result),
         ``solved`` the solver's or the tree's proof, ``pv`` the most visited line.
         """
-        from .analysis import MoveAnalysis
+        from ..analysis import MoveAnalysis
 
         if state.is_terminal():
             raise ValueError("the game is over; there is no move to analyse")
