@@ -1,9 +1,10 @@
 // AXIA as a table: territories (6x6 spaces on a 3x3 card grid) with wounds and defeats, hand,
 // dice, face-up row, items, scoring slots, opponents, effect targets — all chosen by clicking.
-// Clicks select notation tokens (a die, a space, a card, a slot); the moves offered are always
-// the server's legal moves that contain every selected token.
+// Clicks select parts of moves (a die, a space, a card, a slot), as the server's structured
+// legal moves name them; the moves offered are those legal moves that have every selected part.
+// Notation is never read: a move's text is only shown and sent back.
 import { el } from "./api";
-import type { Board, BoardContext } from "./types";
+import type { AxiaMove, AxiaPlayer, AxiaView, Board, BoardContext } from "./types";
 
 interface Space {
   region: string;
@@ -44,71 +45,45 @@ function indexCards(raw: unknown): CardIndex {
   };
 }
 
-interface Die {
-  die: string;
-  magic: boolean;
-  value: number | null;
-  used_by: number | null;
-}
-interface PlayerView {
-  grid: (string | null)[];
-  marks: string;
-  scoring: (string | null)[];
-  hand_count: number;
-  item_count: number;
-  committed: boolean;
-  score: number | null;
-  hand?: string[];
-  items?: string[];
-  offer?: string[];
-  /** Per slot (R1–R3, C1–C3), whether its scoring card scores now (when the view gives it). */
-  scoring_active?: boolean[];
-  /** The final score sheet (from the view's `score_sheets`, at the end). */
-  sheet?: { scoring_cards?: { slot: string; active: boolean }[] };
-}
-interface AxiaView {
-  viewer: number | null;
-  phase: string;
-  round: number;
-  starting_slayer: number;
-  to_move: number;
-  dice: Die[];
-  face_up: (string | null)[];
-  territory_deck: number;
-  discard: number;
-  item_deck: number;
-  effect: { name: string; region?: string; source?: string } | null;
-  players: PlayerView[];
-  turn?: { player: number; die_taken: boolean; item_played: boolean; physical_as_magic: boolean };
-  returns?: number[] | null;
-  solo_rank?: string | null;
-  score_sheets?: { scoring_cards?: { slot: string; active: boolean }[] }[];
-}
+/** A Slayer as drawn: the view's player, with their final score sheet at the end. */
+type PlayerView = AxiaPlayer & { sheet?: NonNullable<AxiaView["score_sheets"]>[number] };
 
 const COLS = "abcdef";
 const REGION_CLASS: Record<string, string> = { forest: "r-forest", desert: "r-desert", mountain: "r-mountain", lake: "r-lake", temple: "r-temple" };
+/** The kinds of move offered as buttons (nothing on the table stands for them alone). */
+const BUTTON_KINDS: ReadonlySet<AxiaMove["kind"]> = new Set(["end", "deck", "decline", "redraw", "change", "waste"]);
 
-/**
- * The notation tokens of a move, by what they name. A territory cell (after "@", e.g. "T12@C1")
- * becomes "@C1", so that it never matches the column slot C1 of "S07>C1".
- */
-function tokens(move: string): string[] {
-  const at = move.indexOf("@");
-  const cell = at >= 0 ? [`@${move.slice(at + 1).trim()}`] : [];
-  return [...(at >= 0 ? move.slice(0, at) : move).split(/[\s>+,=]+/).filter(Boolean), ...cell];
+/** A thing on the table a move can name, as "what:which": "die:P1", "space:12", "cell:4". */
+type Part = string;
+
+/** The things a move names, from its parts (a space of the mover's territory by its index, a
+ *  cell by its index, a slot by its index, cards and items by id, a face-up card by place). */
+function partsOf(move: AxiaMove): Part[] {
+  const parts: Part[] = [];
+  if (move.die !== undefined) parts.push(`die:${move.die}`);
+  for (const space of move.space !== undefined ? [move.space] : move.spaces ?? []) parts.push(`space:${space}`);
+  for (const card of move.card !== undefined ? [move.card] : move.cards ?? []) parts.push(`card:${card}`);
+  if (move.cell !== undefined) parts.push(`cell:${move.cell}`);
+  if (move.slot !== undefined) parts.push(`slot:${move.slot}`);
+  if (move.item !== undefined) parts.push(`item:${move.item}`);
+  if (move.index !== undefined) parts.push(`take:${move.index}`);
+  if (move.kind === "deck") parts.push("deck");
+  return parts;
 }
 
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 function pretty(id: string): string {
-  return id.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+  return id.split("_").map(capital).join(" ");
 }
 
 /** A beast's full name: "sentinel_mountain" -> "Mountain Sentinel", "acolyte_3" -> "Acolyte 3". */
 export function beastName(beast: string): string {
   const [name, extra] = beast.split("_");
-  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
-  if (!extra) return cap(name);
-  if (/^\d+$/.test(extra) || name === "acolyte" || name === "temple") return `${cap(name)} ${cap(extra)}`;
-  return `${cap(extra)} ${cap(name)}`;
+  if (!extra) return capital(name);
+  const numbered = [...extra].every((c) => c >= "0" && c <= "9");
+  if (numbered || name === "acolyte" || name === "temple") return `${capital(name)} ${capital(extra)}`;
+  return `${capital(extra)} ${capital(name)}`;
 }
 
 const REGIONS = ["forest", "desert", "mountain", "lake", "temple"];
@@ -119,57 +94,55 @@ function scoringText(side: ScoringSide | undefined): string {
   return `${pretty(side.kind)} ${what} (${side.scope ?? "lines"}) ${side.points} VP`;
 }
 
-export function createAxiaBoard(): Board {
+export function createAxiaBoard(): Board<AxiaView, AxiaMove> {
   const element = el("div", { class: "axia-board" });
-  let context: BoardContext | null = null;
-  let selection: string[] = [];
+  let context: BoardContext<AxiaView, AxiaMove> | null = null;
+  /** The parts clicked so far, each with the name the table shows for it. */
+  let selection: { part: Part; name: string }[] = [];
   let cards: CardIndex = NO_CARDS;
   let cardsFrom: unknown = undefined;
 
-  function candidates(extra: string[] = []): string[] {
-    const need = [...selection, ...extra];
+  /** The legal moves that name every part of ``need``. */
+  function candidatesFor(need: Part[]): AxiaMove[] {
     return (context?.legal ?? []).filter((m) => {
-      const t = tokens(m);
-      return need.every((x) => t.includes(x));
+      const parts = partsOf(m);
+      return need.every((x) => parts.includes(x));
     });
   }
 
-  function clickTokens(required: string[]): void {
+  function clickPart(part: Part, name: string): void {
     if (!context || context.busy) return;
-    let next = [...selection, ...required.filter((t) => !selection.includes(t))];
-    if (!candidatesFor(next).length) next = required;
-    const found = candidatesFor(next);
+    let next = selection.some((s) => s.part === part) ? selection : [...selection, { part, name }];
+    if (!candidatesFor(next.map((s) => s.part)).length) next = [{ part, name }];
+    const found = candidatesFor(next.map((s) => s.part));
     if (found.length === 1) {
       selection = [];
-      context.play(found[0]);
+      context.play(found[0].move);
       return;
     }
     selection = found.length ? next : [];
     render();
   }
 
-  function candidatesFor(need: string[]): string[] {
-    return (context?.legal ?? []).filter((m) => {
-      const t = tokens(m);
-      return need.every((x) => t.includes(x));
-    });
-  }
-
-  /** A clickable thing: live when some legal move contains its tokens (with the selection). */
-  function clickable(node: HTMLElement, required: string[], label: string): HTMLElement {
-    const live = context !== null && !context.busy && candidatesFor(required).length > 0;
-    node.setAttribute("data-tokens", required.join(" "));
+  /**
+   * A clickable thing standing for ``part``, shown to people as ``name`` (also on `data-tokens`,
+   * for tests and tools): live when some legal move names it.
+   */
+  function clickable(node: HTMLElement, part: Part, name: string, label: string): HTMLElement {
+    const live = context !== null && !context.busy && candidatesFor([part]).length > 0;
+    node.setAttribute("data-tokens", name);
+    node.setAttribute("data-part", part);
     if (live) {
       node.classList.add("live");
       node.tabIndex = 0;
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", label);
-      if (required.every((t) => selection.includes(t))) node.classList.add("selected");
-      node.addEventListener("click", () => clickTokens(required));
+      if (selection.some((s) => s.part === part)) node.classList.add("selected");
+      node.addEventListener("click", () => clickPart(part, name));
       node.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
-          clickTokens(required);
+          clickPart(part, name);
         }
       });
     }
@@ -204,7 +177,7 @@ export function createAxiaBoard(): Board {
       node.append(el("span", { class: "mark", text: "✕", "aria-label": "defeated" }));
     }
     const state = mark === "w" ? "wounded" : mark === "X" ? "defeated" : "healthy";
-    return interactive ? clickable(node, [name], `${node.title || name}, ${state}`) : node;
+    return interactive ? clickable(node, `space:${space}`, name, `${node.title || name}, ${state}`) : node;
   }
 
   /**
@@ -239,8 +212,8 @@ export function createAxiaBoard(): Board {
         cardNode.title = card;
       } else {
         cardNode.append(el("span", { class: "cell-name", text: cellName }));
-        // A card goes to a cell with "T12@B2": the cell's token is "@B2" (see tokens()).
-        if (mine) clickable(cardNode, [`@${cellName}`], `empty cell ${cellName}`);
+        // Named "@B2" on the table's hooks, apart from the column slot "C1".
+        if (mine) clickable(cardNode, `cell:${cell}`, `@${cellName}`, `empty cell ${cellName}`);
       }
       cells.append(cardNode);
     }
@@ -254,9 +227,9 @@ export function createAxiaBoard(): Board {
     const name = index < 3 ? `R${index + 1}` : `C${index - 2}`;
     const card = player.scoring[index];
     const node = el("div", { class: "slot", "data-slot": name });
-    // Whether the slot scores now is the engine's word (the view's `scoring_active`, or the
-    // final score sheet's rows); the browser does not work it out.
-    const active = player.scoring_active?.[index] ?? player.sheet?.scoring_cards?.find((row) => row.slot === name)?.active ?? false;
+    // Whether the slot scores now is the engine's word (the final score sheet's rows); the
+    // browser does not work it out.
+    const active = player.sheet?.scoring_cards.find((row) => row.slot === name)?.active ?? false;
     if (card && active) {
       node.classList.add("active");
       node.setAttribute("data-active", "true");
@@ -268,14 +241,13 @@ export function createAxiaBoard(): Board {
       node.append(el("small", { text: `${(index < 3 ? data?.row : data?.column)?.points ?? ""} VP${active ? " ✓" : ""}` }));
       if (active) node.title += " — active";
     } else node.append(el("small", { text: name }));
-    return mine ? clickable(node, [name], `scoring slot ${name}`) : node;
+    return mine ? clickable(node, `slot:${index}`, name, `scoring slot ${name}`) : node;
   }
 
   function render(): void {
     if (!context) return;
-    const given = context.view as unknown as AxiaView;
-    const view: AxiaView = given.players ? { ...given, players: given.players.map((p, i) => ({ ...p, sheet: given.score_sheets?.[i] })) } : given;
-    if (!view.players) {
+    const given = context.view;
+    if (!given.players) {
       element.replaceChildren(el("p", { class: "muted", text: "Waiting for the table…" }));
       return;
     }
@@ -284,14 +256,15 @@ export function createAxiaBoard(): Board {
       cards = indexCards(cardsFrom);
       element.dataset.cardSet = context.data?.card_set ?? "";
     }
+    const view = { ...given, players: given.players.map((p, i): PlayerView => ({ ...p, sheet: given.score_sheets?.[i] })) };
     const me = context.viewer;
     const mine = me !== null ? view.players[me] : null;
 
     const head = el(
       "div",
       { class: "axia-head" },
-      el("span", { class: "pill", text: `Round ${Math.min(8, view.round + 1)} of 8` }), // the view counts rounds from 0
-      el("span", { class: "pill", text: `Phase: ${view.phase}` }),
+      el("span", { class: "pill", "data-round": String(Math.min(8, view.round + 1)), text: `Round ${Math.min(8, view.round + 1)} of 8` }), // the view counts rounds from 0
+      el("span", { class: "pill", "data-phase": view.phase, text: `Phase: ${view.phase}` }),
       el("span", { class: "pill", text: `Starting Slayer: player ${view.starting_slayer + 1}` }),
       view.effect
         ? el("span", { class: "pill effect", id: "axia-effect", text: `Effect: ${pretty(view.effect.name)}${view.effect.region ? ` (${view.effect.region})` : ""} — choose a target` })
@@ -302,37 +275,37 @@ export function createAxiaBoard(): Board {
     for (const die of view.dice) {
       const node = el(
         "div",
-        { class: `die${die.magic ? " magic" : ""}${die.used_by !== null ? " used" : ""}`, "data-die": die.die },
+        { class: `die${die.magic ? " magic" : ""}${die.used_by !== null ? " used" : ""}`, "data-die": die.die, "data-used-by": die.used_by === null ? "" : String(die.used_by) },
         el("span", { class: "pips", text: die.value === null ? "?" : String(die.value) }),
         el("small", { class: "die-name", text: die.die }),
         die.used_by !== null ? el("small", { class: "used-by", text: `✓ player ${die.used_by + 1}` }) : null,
       );
       node.title = `${die.magic ? "magic" : "physical"} die ${die.die}${die.used_by !== null ? `, used by player ${die.used_by + 1}` : ""}`;
-      dice.append(clickable(node, [die.die], `${die.magic ? "magic" : "physical"} die ${die.die} showing ${die.value ?? "?"}`));
+      dice.append(clickable(node, `die:${die.die}`, die.die, `${die.magic ? "magic" : "physical"} die ${die.die} showing ${die.value ?? "?"}`));
     }
 
     const row = el("div", { class: "face-up", role: "group", "aria-label": "Face-up row" });
     view.face_up.forEach((card, i) => {
       const node = el("div", { class: "mini-card" }, el("strong", { text: card ?? "—" }));
       if (card) node.append(miniSpaces(card));
-      row.append(clickable(node, ["take", String(i + 1)], `face-up card ${card ?? "none"}`));
+      row.append(clickable(node, `take:${i}`, `take ${i + 1}`, `face-up card ${card ?? "none"}`));
     });
-    row.append(clickable(el("div", { class: "mini-card deck" }, el("strong", { text: "Deck" }), el("small", { text: `${view.territory_deck} cards` })), ["deck"], "draw from the deck"));
+    row.append(clickable(el("div", { class: "mini-card deck" }, el("strong", { text: "Deck" }), el("small", { text: `${view.territory_deck} cards` })), "deck", "deck", "draw from the deck"));
 
     const hand = el("div", { class: "hand", role: "group", "aria-label": "Your hand" });
     for (const card of mine?.hand ?? []) {
       const node = el("div", { class: "mini-card" }, el("strong", { text: card }), miniSpaces(card));
-      hand.append(clickable(node, [card], `hand card ${card}`));
+      hand.append(clickable(node, `card:${card}`, card, `hand card ${card}`));
     }
     for (const card of mine?.offer ?? []) {
       const data = cards.scoring.get(card);
       const node = el("div", { class: "mini-card scoring" }, el("strong", { text: card }), el("small", { text: `Row: ${scoringText(data?.row)}` }), el("small", { text: `Col: ${scoringText(data?.column)}` }));
-      hand.append(clickable(node, [card], `scoring card ${card}`));
+      hand.append(clickable(node, `card:${card}`, card, `scoring card ${card}`));
     }
     for (const item of mine?.items ?? []) {
       const data = cards.items.get(item);
       const node = el("div", { class: "mini-card item" }, el("strong", { text: item }), el("small", { text: data ? `${pretty(data.effect)} · ${data.vp} VP` : "" }));
-      hand.append(clickable(node, [item], `item ${item}`));
+      hand.append(clickable(node, `item:${item}`, item, `item ${item}`));
     }
 
     const others = el("div", { class: "opponents" });
@@ -351,14 +324,14 @@ export function createAxiaBoard(): Board {
     const choices = el("div", { class: "axia-choices", id: "axia-choices" });
     if (context.legal.length && !selection.length)
       choices.append(el("span", { class: "muted", text: "Your choice: click what is outlined (a die, a space, a card, an empty cell or a slot)." }));
-    const extras = (context.legal ?? []).filter((m) => ["end", "deck", "decline"].includes(m) || m.startsWith("redraw") || /^P\d=|^M\d=/.test(m) || m.endsWith(">-"));
+    const extras = context.legal.filter((m) => BUTTON_KINDS.has(m.kind));
     if (selection.length) {
-      choices.append(el("span", { class: "muted", text: `Selected ${selection.join(" + ")}: ` }));
-      for (const move of candidates()) {
-        const b = el("button", { type: "button", class: "move", "data-move": move, text: move });
+      choices.append(el("span", { class: "muted", text: `Selected ${selection.map((s) => s.name).join(" + ")}: ` }));
+      for (const move of candidatesFor(selection.map((s) => s.part))) {
+        const b = el("button", { type: "button", class: "move", "data-move": move.move, text: move.move });
         b.addEventListener("click", () => {
           selection = [];
-          context?.play(move);
+          context?.play(move.move);
         });
         choices.append(b);
       }
@@ -370,8 +343,8 @@ export function createAxiaBoard(): Board {
       choices.append(clear);
     } else if (extras.length) {
       for (const move of extras) {
-        const b = el("button", { type: "button", class: "move", "data-move": move, text: move });
-        b.addEventListener("click", () => context?.play(move));
+        const b = el("button", { type: "button", class: "move", "data-move": move.move, text: move.move });
+        b.addEventListener("click", () => context?.play(move.move));
         choices.append(b);
       }
     }
@@ -420,12 +393,12 @@ export function createAxiaBoard(): Board {
    */
   function publishDrawn(): void {
     const text = (node: Element | null | undefined) => (node?.textContent ?? "").trim();
-    const round = /Round (\d+)/.exec(text(element.querySelector(".axia-head .pill")));
-    const phase = [...element.querySelectorAll(".axia-head .pill")].map((p) => text(p)).find((t) => t.startsWith("Phase: "));
+    const round = element.querySelector<HTMLElement>(".axia-head [data-round]")?.dataset.round;
+    const phase = element.querySelector<HTMLElement>(".axia-head [data-phase]")?.dataset.phase;
     const dice = [...element.querySelectorAll<HTMLElement>(".dice .die")].map((node) => {
       const pips = text(node.querySelector(".pips"));
-      const by = /player (\d+)/.exec(text(node.querySelector(".used-by")));
-      return { die: node.dataset.die ?? "", value: pips === "?" ? null : Number(pips), used_by: by ? Number(by[1]) - 1 : null };
+      const by = node.dataset.usedBy ?? "";
+      return { die: node.dataset.die ?? "", value: pips === "?" ? null : Number(pips), used_by: by === "" ? null : Number(by) };
     });
     const faceUp = [...element.querySelectorAll(".face-up .mini-card:not(.deck) strong")].map((n) => (text(n) === "—" ? null : text(n)));
     const hand = [...element.querySelectorAll(".hand .mini-card:not(.scoring):not(.item) strong")].map((n) => text(n));
@@ -453,8 +426,8 @@ export function createAxiaBoard(): Board {
       });
     const scores = [...element.querySelectorAll("#score-sheet tr")].slice(1).map((row) => text(row.querySelectorAll("td")[1]));
     element.dataset.drawn = JSON.stringify({
-      round: round ? Number(round[1]) : null,
-      phase: phase ? phase.slice("Phase: ".length) : null,
+      round: round ? Number(round) : null,
+      phase: phase ?? null,
       dice,
       face_up: faceUp,
       hand,
@@ -488,7 +461,8 @@ export function createAxiaBoard(): Board {
   return {
     element,
     update(ctx) {
-      const versionChanged = !context || context.legal.join("|") !== ctx.legal.join("|");
+      const moves = (c: BoardContext<AxiaView, AxiaMove>) => c.legal.map((m) => m.move).join("|");
+      const versionChanged = !context || moves(context) !== moves(ctx);
       context = ctx;
       if (versionChanged) selection = [];
       render();

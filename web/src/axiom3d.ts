@@ -1,15 +1,16 @@
 // Axiom in 3D: domed cubes, recesses, sceptres. Click a sceptre to light its destinations and
 // click one to move; click a cube to see its target cells, pick one, then a dome placement.
-// Everything offered comes from the server's legal moves; everything drawn from the engine's
-// view (cubes, sceptres, side to move, result). No rules are worked out here.
+// Everything offered comes from the server's legal moves, chosen by their parts (the piece's
+// cell, the target cell, the face or the domes); everything drawn from the engine's view (cubes,
+// sceptres, side to move, result). No rules are worked out here and no notation is read.
 import * as THREE from "three";
 import { el } from "./api";
-import type { Board, BoardContext } from "./types";
+import type { AxiomCell, AxiomMove, AxiomView, Board, BoardContext } from "./types";
 import { createStage, disposeGroup, onClick, textSprite } from "./three-util";
 
 type Vec = [number, number, number];
 export interface AxiomPiece {
-  colour: "black" | "white";
+  colour: string;
   kind: "C" | "S";
   cell: Vec;
   faces: string[];
@@ -24,31 +25,6 @@ const DIRS: Record<string, Vec> = {
   "z-": [0, 0, -1],
 };
 
-/** A cube of the engine's view (`AxiomState.view`, see docs/games/axiom.md). */
-interface ViewCube {
-  x: number;
-  y: number;
-  z: number;
-  owner: number;
-  colour: "black" | "white";
-  domes: string[];
-}
-/** A sceptre of the engine's view: the cell of its cube and the face it stands on. */
-interface ViewSceptre {
-  x: number;
-  y: number;
-  z: number;
-  owner: number;
-  colour: "black" | "white";
-  face: string;
-}
-interface AxiomView {
-  cubes?: ViewCube[];
-  sceptres?: ViewSceptre[];
-  colour_to_move?: string;
-  result?: { winner: number | null; reason: string; text: string } | null;
-}
-
 /** The pieces to draw, straight from the view's lists. */
 function piecesOf(view: AxiomView): AxiomPiece[] {
   return [
@@ -57,20 +33,13 @@ function piecesOf(view: AxiomView): AxiomPiece[] {
   ];
 }
 
-/** Parse "S(-1,0,2) S(0,0,2)z+" / "C(0,0,2) C(-2,0,1)x- y+". */
-export function parseAxiomMove(move: string): { kind: "C" | "S"; from: Vec; to: Vec; faces: string[] } | null {
-  const m = /^([CS])\((-?\d+),(-?\d+),(-?\d+)\)\s+[CS]\((-?\d+),(-?\d+),(-?\d+)\)\s*(.*)$/.exec(move.trim());
-  if (!m) return null;
-  return {
-    kind: m[1] as "C" | "S",
-    from: [Number(m[2]), Number(m[3]), Number(m[4])],
-    to: [Number(m[5]), Number(m[6]), Number(m[7])],
-    faces: m[8].split(/[\s,]+/).filter((f) => f in DIRS),
-  };
-}
-
 const key = (v: Vec) => v.join(",");
 const cellText = (v: Vec) => `(${v.join(",")})`;
+const vec = (cell: AxiomCell): Vec => [cell.x, cell.y, cell.z];
+/** The faces a move leaves its piece showing: a sceptre's face, or a cube's domes. */
+const facesOf = (move: AxiomMove): string[] => (move.kind === "sceptre" ? [move.face] : move.domes);
+/** The id of the piece a move moves, as the picker and the scene name pieces: "S(-1,0,2)". */
+const pieceOf = (move: AxiomMove): string => `${move.kind === "sceptre" ? "S" : "C"}${cellText(vec(move.source))}`;
 
 /** Which way a face or dome points, as players say it (north/east follow the table's compass). */
 const DIRECTION_WORDS: Record<string, string> = {
@@ -91,22 +60,30 @@ const FACE_WORDS: Record<string, string> = {
   "y-": "south face",
 };
 
-/** "dome facing down (z-)" / "domes facing east + up (x+ z+)". */
-export function domeWords(faces: string[]): string {
+/** "dome facing down (z-)" / "domes facing east + up (x+ z+)" (without the names in brackets
+ *  when ``named`` is false). */
+export function domeWords(faces: string[], named = true): string {
   if (!faces.length) return "no dome";
   const words = faces.map((f) => DIRECTION_WORDS[f] ?? f).join(" + ");
-  return `${faces.length === 1 ? "dome" : "domes"} facing ${words} (${faces.join(" ")})`;
+  return `${faces.length === 1 ? "dome" : "domes"} facing ${words}${named ? ` (${faces.join(" ")})` : ""}`;
 }
 
-/** A move in a player's words: "Sceptre (-1,0,2) to the top of (0,0,2)". Null if not a move. */
-export function axiomMoveWords(move: string): string | null {
-  const parsed = parseAxiomMove(move);
-  if (!parsed) return null;
-  if (parsed.kind === "S") {
-    const face = FACE_WORDS[parsed.faces[0] ?? "z+"] ?? parsed.faces[0];
-    return `Sceptre ${cellText(parsed.from)} to the ${face} of ${cellText(parsed.to)}`;
-  }
-  return `Cube ${cellText(parsed.from)} to ${cellText(parsed.to)}, ${domeWords(parsed.faces).replace(/ \(.*\)$/, "")}`;
+/** A move in a player's words, from its parts: "Sceptre (-1,0,2) to the top of (0,0,2)". */
+export function axiomMoveWords(move: AxiomMove): string {
+  const from = cellText(vec(move.source));
+  const to = cellText(vec(move.target));
+  if (move.kind === "sceptre") return `Sceptre ${from} to the ${FACE_WORDS[move.face] ?? move.face} of ${to}`;
+  return `Cube ${from} to ${to}, ${domeWords(move.domes, false)}`;
+}
+
+/** The group a move is listed under: the piece it moves. */
+function axiomGroup(move: AxiomMove): string {
+  return `${move.kind === "sceptre" ? "Sceptre on" : "Cube at"} ${cellText(vec(move.source))}`;
+}
+
+/** A piece as one text: kind, colour, cell and faces (equal pieces, equal keys). */
+function pieceKey(piece: AxiomPiece): string {
+  return `${piece.kind} ${piece.colour} ${key(piece.cell)} ${piece.faces.join(" ")}`;
 }
 
 function toThree(cell: Vec): THREE.Vector3 {
@@ -117,11 +94,11 @@ function dirThree(face: string): THREE.Vector3 {
   return new THREE.Vector3(x, z, -y);
 }
 
-const CUBE = { black: 0x34343c, white: 0xece6d6 };
+const CUBE: Record<string, number> = { black: 0x34343c, white: 0xece6d6 };
 
-const SCEPTRE = { black: 0xc62828, white: 0x1e63c9 };
+const SCEPTRE: Record<string, number> = { black: 0xc62828, white: 0x1e63c9 };
 /** How players name the sceptre colours drawn above (Black plays red, White blue). */
-const SCEPTRE_WORDS = { black: "red", white: "blue" };
+const SCEPTRE_WORDS: Record<string, string> = { black: "red", white: "blue" };
 const css = (hex: number) => `#${hex.toString(16).padStart(6, "0")}`;
 
 /**
@@ -129,7 +106,7 @@ const css = (hex: number) => `#${hex.toString(16).padStart(6, "0")}`;
  * view lists (never assumed), the side to move marked. Lives in the canvas' corner.
  */
 function renderLegend(legend: HTMLElement, view: AxiomView, viewer: number | null): void {
-  const sides = new Map<number, "black" | "white">();
+  const sides = new Map<number, string>();
   for (const piece of [...(view.cubes ?? []), ...(view.sceptres ?? [])]) sides.set(piece.owner, piece.colour);
   const entries = [...sides.entries()].sort((a, b) => a[0] - b[0]);
   legend.replaceChildren(
@@ -148,7 +125,7 @@ function renderLegend(legend: HTMLElement, view: AxiomView, viewer: number | nul
   );
 }
 
-export function createAxiomBoard(): Board {
+export function createAxiomBoard(): Board<AxiomView, AxiomMove> {
   const stage = createStage("Axiom in 3D", new THREE.Vector3(4.4, 5.0, 6.6), new THREE.Vector3(0, 0.9, -0.5));
   const { scene } = stage;
   const table = new THREE.Mesh(new THREE.CircleGeometry(6, 48), new THREE.MeshStandardMaterial({ color: 0x9c7b55, roughness: 0.9 }));
@@ -177,14 +154,17 @@ export function createAxiomBoard(): Board {
   const picker = el("div", { class: "axiom-picker", id: "axiom-picker", role: "group", "aria-label": "Your pieces and their moves" });
   const element = el("div", { class: "axiom-board" }, stage.canvasBox, info, picker);
 
-  let context: BoardContext | null = null;
-  let selected: string | null = null; // "S(x,y,z)" or "C(x,y,z)"
+  let context: BoardContext<AxiomView, AxiomMove> | null = null;
+  let selected: string | null = null; // "S(x,y,z)" or "C(x,y,z)": the piece of pieceOf(move)
+  let selectedKind: AxiomMove["kind"] | null = null;
   let target: string | null = null; // cube target cell key
   let hoverTarget: string | null = null; // target cell under the pointer (3D) or a focused button
-  let preview: string | null = null; // the placement move previewed (hover/focus on its button)
+  let preview: AxiomMove | null = null; // the placement previewed (hover/focus on its button)
   let current: AxiomPiece[] = [];
+  /** The pieces that arrived with the last change of position (the move just played). */
+  let arrived = new Set<string>();
   let lastPosition = "";
-  let shownView: AxiomView = {};
+  let shownView: AxiomView | null = null;
 
   const domeGeometry = new THREE.SphereGeometry(0.26, 24, 12, 0, Math.PI * 2, 0, Math.PI / 2);
   const ringGeometry = new THREE.RingGeometry(0.18, 0.27, 28);
@@ -194,7 +174,7 @@ export function createAxiomBoard(): Board {
   // Shared by every cube and ghost: kept when pieces and markers are rebuilt.
   for (const geometry of [domeGeometry, ringGeometry, boxGeometry]) geometry.userData.shared = true;
 
-  function cubeMesh(piece: { colour: "black" | "white"; cell: Vec; faces: string[] }, ghost = false): THREE.Group {
+  function cubeMesh(piece: { colour: string; cell: Vec; faces: string[] }, ghost = false): THREE.Group {
     const group = new THREE.Group();
     const material = new THREE.MeshStandardMaterial({ color: CUBE[piece.colour], roughness: 0.55, transparent: ghost, opacity: ghost ? 0.45 : 1 });
     const box = new THREE.Mesh(boxGeometry, material);
@@ -232,8 +212,9 @@ export function createAxiomBoard(): Board {
     return group;
   }
 
-  function ownMoves(prefix: string): string[] {
-    return (context?.legal ?? []).filter((m) => m.startsWith(prefix + " "));
+  /** The legal moves of the piece ``id`` (see pieceOf). */
+  function ownMoves(id: string): AxiomMove[] {
+    return (context?.legal ?? []).filter((m) => pieceOf(m) === id);
   }
 
   function markSelected(object: THREE.Object3D, colour: number): void {
@@ -250,9 +231,8 @@ export function createAxiomBoard(): Board {
 
   function build(): void {
     disposeGroup(pieces);
-    const moved = context?.lastMove ? parseAxiomMove(context.lastMove) : null;
     // A suggested move (analysis best move or hint): its piece outlined gold, its goal a gold ball.
-    const suggestion = context?.suggested ? parseAxiomMove(context.suggested) : null;
+    const suggestion = context?.suggestion ?? null;
     for (const piece of current) {
       const mesh = piece.kind === "C" ? cubeMesh(piece) : sceptreMesh(piece);
       const id = `${piece.kind}${cellText(piece.cell)}`;
@@ -261,8 +241,8 @@ export function createAxiomBoard(): Board {
         markSelected(mesh, 0xffffff);
         mesh.scale.setScalar(1.25);
       } else if (id === selected) markSelected(mesh, 0x36c275);
-      else if (moved && moved.kind === piece.kind && key(moved.to) === key(piece.cell)) markSelected(mesh, 0x6a4cff);
-      else if (suggestion && suggestion.kind === piece.kind && key(suggestion.from) === key(piece.cell)) markSelected(mesh, 0xe9a400);
+      else if (arrived.has(pieceKey(piece))) markSelected(mesh, 0x6a4cff);
+      else if (suggestion && pieceOf(suggestion) === id) markSelected(mesh, 0xe9a400);
       pieces.add(mesh);
     }
     publishDrawn();
@@ -311,53 +291,51 @@ export function createAxiomBoard(): Board {
     const markerMaterial = () => new THREE.MeshStandardMaterial({ color: 0x2ecc71, emissive: 0x1a8f4d, emissiveIntensity: 0.6 });
     if (selected) {
       const moves = ownMoves(selected);
-      if (selected.startsWith("S")) {
+      if (selectedKind === "sceptre") {
         for (const move of moves) {
-          const parsed = parseAxiomMove(move);
-          if (!parsed) continue;
-          const n = dirThree(parsed.faces[0] ?? "z+");
+          const n = dirThree(facesOf(move)[0] ?? "z+");
           const marker = new THREE.Mesh(new THREE.SphereGeometry(0.17, 16, 12), markerMaterial());
-          marker.position.copy(toThree(parsed.to)).add(n.multiplyScalar(0.62));
-          marker.userData = { move };
+          marker.position.copy(toThree(vec(move.target))).add(n.multiplyScalar(0.62));
+          marker.userData = { move: move.move };
           markers.add(marker);
         }
       } else {
         const piece = current.find((p) => p.kind === "C" && `C${cellText(p.cell)}` === selected);
         const seen = new Set<string>();
         for (const move of moves) {
-          const parsed = parseAxiomMove(move);
-          if (!parsed || seen.has(key(parsed.to))) continue;
-          const cell = key(parsed.to);
+          const to = vec(move.target);
+          const cell = key(to);
+          if (seen.has(cell)) continue;
           seen.add(cell);
           const chosen = cell === target;
           if (chosen || cell === hoverTarget) {
-            const shown = preview && key(parseAxiomMove(preview)?.to ?? [0, 0, 0]) === cell ? parseAxiomMove(preview)!.faces : [];
-            const ghost = cubeMesh({ colour: piece?.colour ?? "black", cell: parsed.to, faces: shown }, true);
+            const shown = preview && key(vec(preview.target)) === cell ? facesOf(preview) : [];
+            const ghost = cubeMesh({ colour: piece?.colour ?? "black", cell: to, faces: shown }, true);
             ghost.scale.setScalar(chosen ? 0.92 : 0.8);
             ghost.userData = { target: cell };
             markers.add(ghost);
           } else {
             const marker = new THREE.Mesh(new THREE.SphereGeometry(0.15, 14, 10), markerMaterial());
-            marker.position.copy(toThree(parsed.to));
+            marker.position.copy(toThree(to));
             marker.userData = { target: cell };
             markers.add(marker);
           }
         }
       }
     }
-    const suggestion = context?.suggested ? parseAxiomMove(context.suggested) : null;
+    const suggestion = context?.suggestion ?? null;
     if (suggestion) {
       // Drawn over everything (a hinted cell may lie behind the structure), so it is picked first.
       const gold = new THREE.MeshStandardMaterial({ color: 0xe9a400, emissive: 0x8a5a00, emissiveIntensity: 0.7, depthTest: false });
       const spot = new THREE.Mesh(new THREE.SphereGeometry(0.21, 16, 12), gold);
       spot.renderOrder = 2;
-      spot.position.copy(toThree(suggestion.to));
-      if (suggestion.kind === "S") spot.position.add(dirThree(suggestion.faces[0] ?? "z+").multiplyScalar(0.62));
+      spot.position.copy(toThree(vec(suggestion.target)));
+      if (suggestion.kind === "sceptre") spot.position.add(dirThree(suggestion.face).multiplyScalar(0.62));
       // The ball carries the hinted move, so clicking it plays it (it sits over the green ball
       // of the same destination and would otherwise swallow the click). In a replay, or when
       // the move is not this browser's to make, it is only a picture.
-      const hinted = context?.suggested ?? "";
-      spot.userData = context?.legal.includes(hinted) ? { move: hinted, suggested: true } : { suggested: true };
+      const playable = context?.legal.some((m) => m.move === suggestion.move) ?? false;
+      spot.userData = playable ? { move: suggestion.move, suggested: true } : { suggested: true };
       markers.add(spot);
     }
     element.dataset.suggested = context?.suggested ?? "";
@@ -476,6 +454,7 @@ export function createAxiomBoard(): Board {
 
   function select(id: string | null): void {
     selected = id;
+    selectedKind = id === null ? null : ownMoves(id)[0]?.kind ?? null;
     target = null;
     hoverTarget = null;
     preview = null;
@@ -493,7 +472,7 @@ export function createAxiomBoard(): Board {
   /** The hint says what this step wants, in a player's words. */
   function hint(): string {
     if (!selected) return "Step 1: pick a piece — click one of your sceptres or cubes, in 3D or in the list below.";
-    if (selected.startsWith("S"))
+    if (selectedKind === "sceptre")
       return `Step 2: choose where the sceptre goes — click a green ball or a destination below (click the sceptre again to pick another piece).`;
     if (!target) return "Step 2 of 3: choose the cell the cube moves to — click a green ball (the cube shows where you point) or a cell below.";
     return `Step 3 of 3: choose which way the cube's domes face at (${target}) — point at a choice to preview it.`;
@@ -504,17 +483,19 @@ export function createAxiomBoard(): Board {
     if (!context) return;
     const legal = context.legal;
     if (!legal.length) {
-      const where = shownView.result ? shownView.result.text : shownView.colour_to_move ? `${shownView.colour_to_move} to move` : "";
+      const where = shownView?.result ? shownView.result.text : shownView?.colour_to_move ? `${shownView.colour_to_move} to move` : "";
       info.textContent = `${where} · drag to orbit, scroll to zoom`;
       info.setAttribute("data-step", "wait");
       return;
     }
     info.textContent = hint();
-    info.setAttribute("data-step", !selected ? "piece" : selected.startsWith("S") ? "destination" : target ? "domes" : "cell");
-    const origins = [...new Set(legal.map((m) => m.split(" ")[0]))].sort();
+    info.setAttribute("data-step", !selected ? "piece" : selectedKind === "sceptre" ? "destination" : target ? "domes" : "cell");
+    const origins = new Map<string, AxiomMove>();
+    for (const move of legal) if (!origins.has(pieceOf(move))) origins.set(pieceOf(move), move);
     const row = el("div", { class: "pieces" }, el("span", { class: "group-label", text: "Your pieces" }));
-    for (const origin of origins) {
-      const b = el("button", { type: "button", class: "piece", "data-piece": origin, "aria-pressed": String(origin === selected), text: origin.startsWith("S") ? `Sceptre ${origin.slice(1)}` : `Cube ${origin.slice(1)}` });
+    for (const [origin, move] of [...origins.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      const where = cellText(vec(move.source));
+      const b = el("button", { type: "button", class: "piece", "data-piece": origin, "aria-pressed": String(origin === selected), text: move.kind === "sceptre" ? `Sceptre ${where}` : `Cube ${where}` });
       b.addEventListener("click", () => select(origin === selected ? null : origin));
       row.append(b);
     }
@@ -524,19 +505,18 @@ export function createAxiomBoard(): Board {
     const list = el(
       "div",
       { class: "destinations" },
-      el("span", { class: "group-label", text: selected.startsWith("S") ? "Where the sceptre goes" : "Cell the cube moves to" }),
+      el("span", { class: "group-label", text: selectedKind === "sceptre" ? "Where the sceptre goes" : "Cell the cube moves to" }),
     );
-    if (selected.startsWith("S")) {
+    if (selectedKind === "sceptre") {
       for (const move of moves) {
-        const parsed = parseAxiomMove(move);
-        const face = parsed ? FACE_WORDS[parsed.faces[0] ?? "z+"] ?? "" : "";
-        const b = el("button", { type: "button", class: "move", "data-move": move, text: parsed ? `${face} of ${cellText(parsed.to)}` : move.split(" ")[1] });
-        b.title = move;
-        b.addEventListener("click", () => context?.play(move));
+        const face = FACE_WORDS[facesOf(move)[0] ?? "z+"] ?? "";
+        const b = el("button", { type: "button", class: "move", "data-move": move.move, text: `${face} of ${cellText(vec(move.target))}` });
+        b.title = move.move;
+        b.addEventListener("click", () => context?.play(move.move));
         list.append(b);
       }
     } else {
-      const targets = [...new Set(moves.map((m) => parseAxiomMove(m)).filter((p) => p !== null).map((p) => key(p!.to)))];
+      const targets = [...new Set(moves.map((m) => key(vec(m.target))))];
       for (const t of targets) {
         const b = el("button", { type: "button", class: "target", "data-target": t, "aria-pressed": String(t === target), text: `(${t})` });
         b.addEventListener("click", () => chooseTarget(t));
@@ -551,20 +531,19 @@ export function createAxiomBoard(): Board {
       }
     }
     picker.append(list);
-    if (selected.startsWith("C") && target) {
-      const options = moves.filter((m) => key(parseAxiomMove(m)!.to) === target);
-      const count = parseAxiomMove(options[0] ?? "")?.faces.length ?? 1;
+    if (selectedKind === "cube" && target) {
+      const options = moves.filter((m) => key(vec(m.target)) === target);
+      const count = options[0] ? facesOf(options[0]).length : 1;
       const placements = el(
         "div",
         { class: "placements", role: "group", "aria-label": `Which way the dome${count === 1 ? "" : "s"} face` },
         el("span", { class: "group-label", text: `Which way the cube's dome${count === 1 ? " faces" : "s face"} at (${target}) — then it is placed` }),
       );
       for (const move of options) {
-        const parsed = parseAxiomMove(move)!;
-        const words = domeWords(parsed.faces);
-        const b = el("button", { type: "button", class: "move dome-choice", "data-move": move, text: `Place with ${words}` });
-        b.title = move;
-        b.addEventListener("click", () => context?.play(move));
+        const words = domeWords(facesOf(move));
+        const b = el("button", { type: "button", class: "move dome-choice", "data-move": move.move, text: `Place with ${words}` });
+        b.title = move.move;
+        b.addEventListener("click", () => context?.play(move.move));
         const show = (on: boolean) => () => {
           preview = on ? move : preview === move ? null : preview;
           buildMarkers();
@@ -579,18 +558,25 @@ export function createAxiomBoard(): Board {
     }
   }
 
-  /** Slide the sceptre that moved, fade out a cube gone from the new view, and celebrate a win. */
-  function animateMove(before: AxiomPiece[], after: AxiomPiece[], lastMove: string | null, won: boolean): void {
-    if (!stage.renderer || !lastMove) return;
-    const move = parseAxiomMove(lastMove);
-    if (!move || move.kind !== "S") return;
+  /**
+   * Slide the sceptre that moved, fade out a cube gone from the new view, and celebrate a win.
+   * What moved is read from the two views: the one sceptre that left a place and the one that
+   * arrived at another, of the same side (a cube move moves no sceptre).
+   */
+  function animateMove(before: AxiomPiece[], after: AxiomPiece[], won: boolean): void {
+    if (!stage.renderer) return;
     const start = performance.now();
-    const oldSceptre = before.find((p) => p.kind === "S" && key(p.cell) === key(move.from));
+    const had = new Set(before.map(pieceKey));
+    const has = new Set(after.map(pieceKey));
+    const left = before.filter((p) => p.kind === "S" && !has.has(pieceKey(p)));
+    const came = after.filter((p) => p.kind === "S" && !had.has(pieceKey(p)));
+    const oldSceptre = left.length === 1 && came.length === 1 && left[0].colour === came[0].colour ? left[0] : undefined;
+    const newSceptre = oldSceptre ? came[0] : undefined;
     // buildCubies has run (update calls build after this returns); find the mesh on the next frame.
     requestAnimationFrame(() => {
       const mesh = pieces.children.find((g) => {
         const piece = (g.userData as { piece?: AxiomPiece }).piece;
-        return piece?.kind === "S" && key(piece.cell) === key(move.to);
+        return piece !== undefined && newSceptre !== undefined && pieceKey(piece) === pieceKey(newSceptre);
       });
       if (mesh && oldSceptre) {
         const from = sceptreMesh(oldSceptre);
@@ -663,11 +649,14 @@ export function createAxiomBoard(): Board {
 
   return {
     element,
+    words: axiomMoveWords,
+    group: axiomGroup,
     update(ctx) {
-      const legalChanged = !context || context.legal.join("|") !== ctx.legal.join("|");
+      const moves = (c: BoardContext<AxiomView, AxiomMove>) => c.legal.map((m) => m.move).join("|");
+      const legalChanged = !context || moves(context) !== moves(ctx);
       const suggestionChanged = (context?.suggested ?? null) !== (ctx.suggested ?? null);
       context = ctx;
-      const view = ctx.view as AxiomView;
+      const view = ctx.view;
       const position = JSON.stringify([view.cubes ?? [], view.sceptres ?? [], view.colour_to_move ?? "", view.result ?? null]);
       shownView = view;
       renderLegend(legend, view, ctx.viewer);
@@ -682,7 +671,11 @@ export function createAxiomBoard(): Board {
         const changed = position !== lastPosition;
         lastPosition = position;
         current = piecesOf(view);
-        if (changed && before.length) animateMove(before, current, ctx.lastMove, typeof view.result?.winner === "number");
+        if (changed) {
+          const had = new Set(before.map(pieceKey));
+          arrived = new Set(before.length ? current.map(pieceKey).filter((k) => !had.has(k)) : []);
+        }
+        if (changed && before.length) animateMove(before, current, typeof view.result?.winner === "number");
         // The pieces as text, for tests and assistive tools (the 3D view is a picture).
         element.dataset.pieces = current.map((p) => `${p.colour} ${p.kind} ${cellText(p.cell)} ${p.faces.join(" ")}`).sort().join("; ");
         build();

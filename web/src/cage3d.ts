@@ -2,10 +2,13 @@
 // over it and the front marked, click a column to drop, twist/flip controls with animation, the
 // forbidden reverse greyed out, the winning line outlined.
 // It draws the engine's view (live: the state message; replay: the server's frames) and knows
-// no rules: no drops, twists or gravity are worked out here.
+// no rules: no drops, twists or gravity are worked out here. Moves are chosen from the server's
+// legal moves by their parts (colour and column, layer and direction); notation is never read.
 import * as THREE from "three";
 import { el } from "./api";
-import type { Board, BoardContext } from "./types";
+import type { Board, BoardContext, CageMove, CageView } from "./types";
+
+type Drop = Extract<CageMove, { kind: "drop" }>;
 import { createStage, disposeGroup, LABEL, onClick, textSprite } from "./three-util";
 
 export const COLOURS: Record<string, { hex: number; css: string; symbol: string; name: string }> = {
@@ -41,17 +44,6 @@ const GRID_CELL: [number, number][] = [
 ];
 const SPACING = 1.04;
 
-interface CageView {
-  columns: string[][];
-  colours: string[][];
-  left: Record<string, number>;
-  to_move: number;
-  last_move: string | null;
-  forbidden: string[];
-  winning_cells: [number, number][];
-  players?: number;
-}
-
 const textures = new Map<string, THREE.CanvasTexture>();
 function cubieTexture(letter: string): THREE.CanvasTexture {
   const cached = textures.get(letter);
@@ -84,7 +76,25 @@ function cellPosition(r: number, z: number): THREE.Vector3 {
   return new THREE.Vector3(x * SPACING, (z - 1) * SPACING, d * SPACING);
 }
 
-export function createCageBoard(): Board {
+/** A move in a player's words, from its parts. */
+function cageWords(move: CageMove): string {
+  if (move.kind === "drop") return `Drop ${COLOURS[move.colour]?.name ?? move.colour} into column ${move.column}`;
+  if (move.kind === "twist") return `Turn layer ${move.layer} ${move.direction === "+" ? "counter-clockwise" : "clockwise"}`;
+  return "Flip the cage";
+}
+
+/** The group a move is listed under: each colour's drops, the twists, the flip. */
+function cageGroup(move: CageMove): string {
+  if (move.kind === "drop") return `Drop ${move.colour}`;
+  return move.kind === "twist" ? "Twist a layer" : "Flip the cage";
+}
+
+/** The twist/flip controls' order: the top layer first, the flip last. */
+function turnRank(move: CageMove): number {
+  return move.kind === "twist" ? move.layer : -1;
+}
+
+export function createCageBoard(): Board<CageView, CageMove> {
   const stage = createStage("Rubik's Cage in 3D", new THREE.Vector3(4.4, 4.3, 7.2), new THREE.Vector3(0, -0.3, 0));
   const { scene } = stage;
   const root = new THREE.Group();
@@ -165,7 +175,7 @@ export function createCageBoard(): Board {
   stage.canvasBox.append(hoverCaption);
   const element = el("div", { class: "cage-board" }, stage.canvasBox, info, seatColours, el("div", { class: "cage-controls" }, palette, grid, turns));
 
-  let context: BoardContext | null = null;
+  let context: BoardContext<CageView, CageMove> | null = null;
   let selected: string | null = null;
   let shown: CageView | null = null;
 
@@ -187,23 +197,24 @@ export function createCageBoard(): Board {
   grid.append(hub);
   grid.append(el("span", { class: "front-label", text: "front" }));
 
-  function dropMoves(r: number): string[] {
-    return (context?.legal ?? []).filter((m) => m.length === 2 && m[1] === String(r) && /^[WYROBG]/.test(m));
+  /** The legal drops, all of them or those into column ``r``. */
+  function dropMoves(r: number | null = null): Drop[] {
+    return (context?.legal ?? []).filter((m): m is Drop => m.kind === "drop" && (r === null || m.column === r));
   }
 
   function dropInto(r: number): void {
     if (!context) return;
     const moves = dropMoves(r);
     if (!moves.length) return;
-    const choice = moves.find((m) => m[0] === selected) ?? (moves.length === 1 ? moves[0] : null);
-    if (choice) context.play(choice);
+    const choice = moves.find((m) => m.colour === selected) ?? (moves.length === 1 ? moves[0] : null);
+    if (choice) context.play(choice.move);
     else info.textContent = "Choose a colour first.";
   }
 
   /** The column of a suggested drop (analysis best move or hint), else null. */
   function suggestedColumn(): number | null {
-    const move = context?.suggested ?? "";
-    return /^[WYROBG][0-7]$/.test(move) ? Number(move[1]) : null;
+    const move = context?.suggestion;
+    return move?.kind === "drop" ? move.column : null;
   }
 
   function highlight(r: number | null): void {
@@ -362,18 +373,18 @@ export function createCageBoard(): Board {
       disposeGroup(child);
     }
     buildCubies(previous && view.last_move && view.last_move !== previous.last_move ? previous : view);
-    const move = view.last_move;
-    if (!previous || !move || !stage.renderer || move === previous.last_move) return buildCubies(view);
+    const move = view.last;
+    if (!previous || !move || !stage.renderer || view.last_move === previous.last_move) return buildCubies(view);
     const start = performance.now();
     const duration = 380;
     const ease = (t: number) => (t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2);
-    if (/^T[0-2][+-]$/.test(move)) {
-      const z = Number(move[1]);
+    if (move.kind === "twist") {
+      const z = move.layer;
       const pivot = new THREE.Group();
       pivot.userData.pivot = true;
       root.add(pivot);
       for (const child of [...cubies.children]) if ((child.userData as { z: number }).z === z) pivot.attach(child);
-      const angle = (move[2] === "+" ? 1 : -1) * (Math.PI / 2);
+      const angle = (move.direction === "+" ? 1 : -1) * (Math.PI / 2);
       stage.animate((now) => {
         if (mine !== generation) return false;
         const t = Math.min(1, (now - start) / duration);
@@ -386,7 +397,7 @@ export function createCageBoard(): Board {
         }
         return true;
       });
-    } else if (move === "F") {
+    } else if (move.kind === "flip") {
       stage.animate((now) => {
         if (mine !== generation) return false;
         const t = Math.min(1, (now - start) / (duration * 1.4));
@@ -398,9 +409,9 @@ export function createCageBoard(): Board {
         }
         return true;
       });
-    } else if (/^[WYROBG][0-7]$/.test(move)) {
+    } else {
       buildCubies(view);
-      const r = Number(move[1]);
+      const r = move.column;
       const z = view.columns[r].length - 1;
       const mesh = cubies.children.find((c) => c.userData.r === r && c.userData.z === z);
       if (!mesh) return;
@@ -413,7 +424,7 @@ export function createCageBoard(): Board {
         publishDrawn(); // a redraw mid-fall (e.g. a suggestion arriving) read the cubie in the air
         return false;
       });
-    } else buildCubies(view);
+    }
   }
 
   /** Turn the camera round to face the winning line (it may be at the back). */
@@ -437,12 +448,12 @@ export function createCageBoard(): Board {
 
   function renderControls(view: CageView): void {
     const ctx = context!;
-    const legal = new Set(ctx.legal);
+    const legal = new Set(ctx.legal.map((m) => m.move));
     // Palette: the colours of the player whose view this is (or the one to move).
     const seat = ctx.viewer ?? view.to_move;
     const mine = seat !== null && seat >= 0 ? view.colours[seat] ?? [] : [];
     palette.replaceChildren();
-    const dropColours = new Set(ctx.legal.filter((m) => /^[WYROBG][0-7]$/.test(m)).map((m) => m[0]));
+    const dropColours = new Set(dropMoves().map((m) => m.colour));
     if (selected && !dropColours.has(selected)) selected = null;
     if (!selected && dropColours.size) selected = mine.find((c) => dropColours.has(c)) ?? [...dropColours][0];
     for (const letter of view.colours.flat()) {
@@ -486,14 +497,15 @@ export function createCageBoard(): Board {
       const label = `Column ${r}: ${column.length ? column.join(" ") : "empty"}` + (can.length ? `; drop ${selected ?? ""}` : "");
       button.setAttribute("aria-label", label);
       button.classList.toggle("suggested", suggestedColumn() === r);
-      button.disabled = !can.some((m) => m[0] === selected) && !(can.length === 1);
+      button.disabled = !can.some((m) => m.colour === selected) && !(can.length === 1);
     });
     // Twists and flip: every one shown; the forbidden reverse greyed out with a reason.
     turns.replaceChildren();
     const forbidden = new Set(view.forbidden);
-    for (const move of ["T2+", "T2-", "T1+", "T1-", "T0+", "T0-", "F"]) {
-      const words = move === "F" ? "Flip ⟲" : `Layer ${move[1]} ${move[2] === "+" ? "↺" : "↻"}`;
-      const button = el("button", { type: "button", class: "turn", "data-turn": move, text: words, title: move });
+    for (const turn of [...view.turns].sort((a, b) => turnRank(b) - turnRank(a))) {
+      const move = turn.move;
+      const words = turn.kind === "twist" ? `Layer ${turn.layer} ${turn.direction === "+" ? "↺" : "↻"}` : "Flip ⟲";
+      const button = el("button", { type: "button", class: "turn", "data-turn": move, text: words, title: `${move}: ${cageWords(turn)}` });
       if (forbidden.has(move)) {
         button.classList.add("forbidden");
         button.title = `${move}: forbidden — it would reverse the last move`;
@@ -522,9 +534,10 @@ export function createCageBoard(): Board {
 
   return {
     element,
+    group: cageGroup,
     update(ctx) {
       context = ctx;
-      const view = ctx.view as unknown as CageView;
+      const view = ctx.view;
       if (!view.columns) return;
       const previous = shown;
       shown = view;

@@ -6,6 +6,7 @@ import type { components } from "./generated/api";
 
 type ChatMessage = components["schemas"]["ChatMessage"];
 type RematchFrame = components["schemas"]["RematchFrame"];
+type ClientFrame = components["schemas"]["ClientFrame"];
 
 const MUTED_KEY = "gameshelf:muted:";
 
@@ -32,7 +33,7 @@ export interface ChatPanel {
 
 /** The chat box: log, input and a mute switch per other seat. Spectators see it only when the
  *  server sends them the chat (an operator's choice); they never get an input. */
-export function createChatPanel(matchId: string, send: (payload: Record<string, unknown>) => void): ChatPanel {
+export function createChatPanel(matchId: string, send: (frame: ClientFrame) => void): ChatPanel {
   const log = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite", "aria-label": "Chat messages" });
   const input = el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: "Say something (players only)" });
   const button = el("button", { type: "submit", id: "chat-send", text: "Send" });
@@ -109,7 +110,7 @@ export function createChatPanel(matchId: string, send: (payload: Record<string, 
  */
 export function createRematchControl(
   matchId: string,
-  send: (payload: Record<string, unknown>) => void,
+  send: (frame: ClientFrame) => void,
 ): { element: HTMLElement; news: (frame: RematchFrame, held: number[]) => void; setHeld: (held: number[]) => void } {
   const button = el("button", { type: "button", id: "rematch-button", text: "Rematch (seats swapped)" });
   const status = el("p", { class: "muted", id: "rematch-status", "aria-live": "polite" });

@@ -2,11 +2,9 @@
 // status, seats, share link, rules, game-over screen and replay scrubber.
 import { api, el, navigate, storedTokens, storeToken, playerName, gameName, revealInList } from "./api";
 import type { MatchData, MatchSummary, ReplayFrame } from "./api";
-import type { Board, BoardContext, ServerFrame, StateMessage } from "./types";
+import type { BoardContext, ClientFrame, LegalMove, ServerFrame, StateMessage } from "./types";
 import { rulesPanel, seatName } from "./rules";
-import { createCageBoard } from "./cage3d";
-import { axiomMoveWords, createAxiomBoard } from "./axiom3d";
-import { createAxiaBoard } from "./axia";
+import { createBoard } from "./boards";
 import { createAnalysisPanel, createHintControl } from "./analysis";
 import type { AnalysisPanel } from "./analysis";
 import { createClockPanel, timeControlWords } from "./clock";
@@ -15,38 +13,22 @@ import { createResignControl } from "./resign";
 import { icon } from "./icons";
 import type { IconName } from "./icons";
 
-/** A move in words a player uses, where the game has them (else null: the notation says it). */
-function moveWords(name: string, move: string): string | null {
-  return name === "axiom" ? axiomMoveWords(move) : null;
-}
-
-/** The board for a game (by its registered name: "cage", "axiom", "axia"). */
-function createBoard(name: string): Board {
-  switch (name) {
-    case "cage":
-      return createCageBoard();
-    case "axiom":
-      return createAxiomBoard();
-    case "axia":
-      return createAxiaBoard();
-    default:
-      return { element: el("div", { class: "muted", text: "No picture for this game: use the move list." }), update() {}, dispose() {} };
-  }
-}
-
-/** Group legal moves into labelled rows for the buttons. */
-function groupMoves(name: string, moves: string[]): [string, string[]][] {
-  const groups = new Map<string, string[]>();
+/** The legal moves in labelled rows for the buttons: by the board's groups, else by kind. */
+function groupMoves(moves: LegalMove[], group: (move: LegalMove) => string): [string, LegalMove[]][] {
+  const groups = new Map<string, LegalMove[]>();
   for (const move of moves) {
-    let key: string;
-    if (name === "cage") key = move.startsWith("T") ? "Twist a layer" : move === "F" ? "Flip the cage" : `Drop ${move[0]}`;
-    else if (name === "axiom") key = move.startsWith("S") ? `Sceptre on ${move.split(" ")[0].slice(1)}` : `Cube at ${move.split(" ")[0].slice(1)}`;
-    else key = move.includes(">") || move.includes("@") ? `${move.split(/[>@]/)[0]} →` : move.split(" ")[0];
+    const key = group(move);
     const list = groups.get(key) ?? [];
     list.push(move);
     groups.set(key, list);
   }
   return [...groups.entries()];
+}
+
+/** A move's kind as a group label ("drop" -> "Drop"); "Moves" for a move with no kind. */
+function kindGroup(move: LegalMove): string {
+  const kind = typeof move.kind === "string" ? move.kind.split("_").join(" ") : "";
+  return kind ? kind.charAt(0).toUpperCase() + kind.slice(1) : "Moves";
 }
 
 export async function renderMatch(root: HTMLElement, matchId: string, params: URLSearchParams): Promise<() => void> {
@@ -89,12 +71,18 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   let recordMoves: string[] | null = null;
   let recordAsked = false;
   const board = createBoard(name);
+  /** A move in a player's words, where the board has them (null: the notation says it). */
+  const moveWords = (move: LegalMove | undefined): string | null => (move && board.words ? board.words(move) : null);
+  /** The structures of the moves played, by ply, where this page saw them offered. */
+  const playedMoves = new Map<number, LegalMove>();
+  /** The structure of ``move`` among the moves this browser may play now, if it is one. */
+  const legalNow = (move: string | null): LegalMove | null => context().legal.find((m) => m.move === move) ?? null;
   // The analysis board (docs/analysis.md): a hint against bots; after the game, the analysis.
-  const hint = createHintControl(() => renderAll(), (move) => moveWords(name, move));
+  const hint = createHintControl(() => renderAll(), (move) => moveWords(legalNow(move) ?? undefined));
   // Clocks, chat and rematch (docs/server.md): the server keeps the time; these only draw it.
   const clockPanel = createClockPanel((seat) => seatLabel(seat));
-  const chat = createChatPanel(matchId, (payload) => send(payload));
-  const rematch = createRematchControl(matchId, (payload) => send(payload));
+  const chat = createChatPanel(matchId, (frame) => send(frame));
+  const rematch = createRematchControl(matchId, (frame) => send(frame));
   let analysisPanel: AnalysisPanel | null = null;
   // The match's game data (AXIA: the card set it was created with) for the board to draw.
   void api
@@ -180,12 +168,12 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     return held.length ? held[0] : null;
   }
 
-  function send(payload: Record<string, unknown>): void {
+  function send(frame: ClientFrame): void {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       message.textContent = "Not connected; reconnecting…";
       return;
     }
-    socket.send(JSON.stringify(payload));
+    socket.send(JSON.stringify(frame));
   }
 
   /** Send a move; returns its request id (null when nothing was sent). */
@@ -226,10 +214,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const seat = viewSeat();
     const seatState = seat !== null && state ? state.seats[String(seat)] : undefined;
     const active = activeSeat();
-    const legal = active !== null && state && !busy ? state.seats[String(active)]?.legal_moves ?? [] : [];
+    const legal = active !== null && state && !busy ? state.seats[String(active)]?.legal ?? [] : [];
+    const suggested = hint.current();
     return {
       game,
-      view: (seatState?.view ?? state?.public ?? {}) as Record<string, unknown>,
+      view: seatState?.view ?? state?.public ?? {},
       viewer: seat,
       legal,
       play,
@@ -238,7 +227,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       finished: state?.status === "finished",
       lastMove: state?.last_move?.move ?? null,
       data: matchData,
-      suggested: hint.current(),
+      suggested,
+      suggestion: legal.find((m) => m.move === suggested) ?? null,
     };
   }
 
@@ -289,24 +279,16 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         }),
       );
     } else {
-      for (const [label, moves] of groupMoves(name, ctx.legal)) {
+      for (const [label, moves] of groupMoves(ctx.legal, board.group ?? kindGroup)) {
         const row = el("div", { class: "move-group" }, el("span", { class: "group-label", text: label }));
         for (const move of moves) {
-          const button = el("button", { type: "button", class: "move", "data-move": move, text: move });
-          const words = moveWords(name, move);
+          const button = el("button", { type: "button", class: "move", "data-move": move.move, text: move.move });
+          const words = moveWords(move);
           if (words) button.title = words;
-          button.addEventListener("click", () => play(move));
+          button.addEventListener("click", () => play(move.move));
           row.append(button);
         }
         legalBox.append(row);
-      }
-      if (name === "cage") {
-        const forbidden = (ctx.view.forbidden as string[] | undefined) ?? [];
-        for (const move of forbidden) {
-          legalBox.append(
-            el("p", { class: "forbidden-note", "data-forbidden": move }, el("button", { type: "button", class: "move", disabled: "", text: move }), " forbidden now (no direct reversal)"),
-          );
-        }
       }
     }
     const ready = !!state && state.status === "running" && activeSeat() !== null && !busy && !replay;
@@ -368,7 +350,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       return;
     }
     moves.forEach((move, i) => {
-      const words = moveWords(name, move);
+      const played = playedMoves.get(i + 1);
+      const words = played?.move === move ? moveWords(played) : null;
       const item = el("li", { "data-ply": String(i + 1), "data-move": move });
       if (words) {
         item.append(el("span", { class: "words", text: words }), " ", el("code", { class: "notation", text: move }));
@@ -502,6 +485,11 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       return;
     }
     if (!frames.length) return;
+    // Each move's structure is among the legal moves of the frame before it, where listed.
+    frames.forEach((frame, ply) => {
+      const played = ply ? frames[ply - 1].legal?.find((m) => m.move === frame.move) : undefined;
+      if (played) playedMoves.set(ply, played);
+    });
     const seats = Object.keys(frames[0].views);
     const preferred = held.find((seat) => seats.includes(String(seat)));
     replay = { frames, ply: 0, seat: preferred !== undefined ? String(preferred) : "public" };
@@ -577,7 +565,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const frame = frames[ply];
     (replayBox.querySelector("#replay-range") as HTMLInputElement).value = String(ply);
     const label = replayBox.querySelector("#replay-ply") as HTMLElement;
-    const words = frame.move ? moveWords(name, frame.move) : null;
+    const words = moveWords(playedMoves.get(ply));
     const who = frame.player !== null && frame.player >= 0 ? seatLabel(frame.player) : "chance";
     label.textContent =
       ply > 0 ? `After move ${ply} of ${n}: ${who} played ${frame.move ?? "(hidden)"}${words ? ` (${words})` : ""}` : `Start position (${n} moves)`;
@@ -591,6 +579,7 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     analysisPanel?.setPly(ply);
     const seat = replay.seat;
     const view = frame.views[seat] ?? frame.views.public ?? {};
+    const best = analysisPanel?.bestAt(ply)?.move ?? null;
     board.update({
       ...context(),
       view,
@@ -600,7 +589,9 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
       replay: true,
       finished: ply === n,
       lastMove: frame.move,
-      suggested: analysisPanel?.bestAt(ply)?.move ?? null,
+      suggested: best,
+      // each frame lists its position's legal moves where nothing is hidden
+      suggestion: frame.legal?.find((m) => m.move === best) ?? null,
     });
   }
 
@@ -616,7 +607,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const ws = new WebSocket(url);
     socket = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", tokens: held.map((s) => tokens[String(s)]) }));
+      const hello: ClientFrame = { type: "hello", tokens: held.map((s) => tokens[String(s)]) };
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = async (event) => {
       const data = JSON.parse(String(event.data)) as ServerFrame;
@@ -633,6 +625,10 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
         if (data.next && held.length && !closed) navigate(`/play/${data.next}`);
       } else if (data.type === "state") {
         const previous = state;
+        // The move just played, if it was one this page offered: its structure, for its words.
+        const offered = previous ? Object.values(previous.seats).flatMap((seat) => seat.legal ?? []) : [];
+        const played = offered.find((m) => m.move === data.last_move?.move);
+        if (previous && played && data.plies === previous.plies + 1) playedMoves.set(data.plies, played);
         state = data;
         clockPanel.update(data.clock, held);
         busy = false;

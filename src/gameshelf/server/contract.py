@@ -395,6 +395,11 @@ class ReplayFrame(BaseModel):
         "finished match (a flag or resignation included)"
     )
     views: dict[str, View] = Field(description="'public' and one entry per shown seat")
+    legal: list[LegalMove] = Field(
+        default_factory=list,
+        description="the legal moves at this ply as structures, where nothing is hidden (what "
+        "a board points at when it shows this ply's best move); empty at the end",
+    )
 
 
 class Replay(BaseModel):
@@ -658,6 +663,11 @@ class SeatState(BaseModel):
 
     view: View
     legal_moves: list[str] = Field(description="filled only for the seat to move")
+    legal: list[LegalMove] = Field(
+        default_factory=list,
+        description="the same moves as structures, in the same order (filled only for the seat "
+        "to move); a table chooses on their parts and sends back their notation",
+    )
     can_undo: bool
 
 
@@ -768,3 +778,18 @@ def frame_schemas() -> dict[str, Any]:
         schemas.update(schema.pop("$defs", {}))
         schemas[name] = schema
     return schemas
+
+
+# --- structured legal moves -------------------------------------------------------------------
+class LegalMove(BaseModel):
+    """One legal move: its notation (what a ``MoveFrame`` sends back) and the parts a table
+    chooses it by, as the game describes them (each game's shape is in the generated types:
+    ``AxiomMove``, ``CageMove``, ``AxiaMove``; a game that describes nothing gives the notation
+    alone)."""
+
+    model_config = ConfigDict(extra="allow")
+    move: str = Field(description="the move's notation")
+
+
+SeatState.model_rebuild()
+ReplayFrame.model_rebuild()

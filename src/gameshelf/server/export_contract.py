@@ -89,15 +89,27 @@ def board_schemas() -> dict[str, Any]:
     return schemas
 
 
+def sendable_client_frames(components: dict[str, Any]) -> None:
+    """Drop the defaults from the client frames' fields, in place, so that the generated types
+    let the browser leave those fields out (openapi-typescript types a field with a default as
+    always present, which is true of what the server sends, not of what it accepts)."""
+    union = components.get("ClientFrame", {})
+    for member in union.get("oneOf", union.get("anyOf", [])):
+        frame = components[member["$ref"].rsplit("/", 1)[-1]]
+        for field in frame.get("properties", {}).values():
+            field.pop("default", None)
+
+
 def openapi_document() -> dict[str, Any]:
     """The server's OpenAPI document, as the running server would serve it, with the boards'
-    types added to its components."""
+    types added to its components and the client frames' optional fields left optional."""
     document = create_app("sqlite://").openapi()
     components = document.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in board_schemas().items():
         if name in components and components[name] != schema:
             raise ValueError(f"the board type {name} has the name of another schema")
         components[name] = schema
+    sendable_client_frames(components)
     return document
 
 

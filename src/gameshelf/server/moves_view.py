@@ -16,8 +16,8 @@ from gameshelf.core.registry import game_entry
 
 def legal_details(state: State) -> list[dict[str, Any]]:
     """The legal moves of the player to move in ``state``, one JSON-able dict each, with the
-    notation under ``"move"`` (empty at a terminal state)."""
-    if state.is_terminal():
+    notation under ``"move"`` (empty where no player is to move: the end, a chance node)."""
+    if state.current_player() < 0:
         return []
     describe = game_entry(state.game.spec.name).move_details
     return [dict(detail) for detail in describe(state)]

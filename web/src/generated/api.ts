@@ -506,20 +506,431 @@ export interface components {
             token: string;
         };
         /**
+         * AxiaDie
+         * @description A die of the pool: its name (``P1``, ``M1``), its face (null: not rolled) and who used it.
+         */
+        AxiaDie: {
+            /** Die */
+            die: string;
+            /** Magic */
+            magic: boolean;
+            /** Used By */
+            used_by: number | null;
+            /** Value */
+            value: number | null;
+        };
+        /**
+         * AxiaEffect
+         * @description The beast effect waiting for a target, with its region or source space if it has one.
+         */
+        AxiaEffect: {
+            /** Name */
+            name: string;
+            /** Region */
+            region?: string;
+            /** Space */
+            space?: string;
+        };
+        /**
+         * AxiaMove
+         * @description One move: its notation, its kind and the parts that kind has (the others are absent).
+         *
+         *     ``score``: ``card`` to ``slot``; ``redraw``: the hand ``cards`` put back (none: keep the
+         *     hand); ``place``: ``card`` to ``cell``; ``take``: the face-up card at ``index``; ``hit``:
+         *     ``die`` on ``space``; ``waste``: ``die`` taken with no hit; ``target``: the waiting
+         *     effect's target ``space`` (``defeat``: it defeats rather than hits); ``zorak``: ``die``'s
+         *     hit on ``space``, the die kept; ``hit_pair``: both ``spaces``; ``item``: play ``item``;
+         *     ``change``: ``die`` shows ``value``; ``deck``, ``end``, ``decline``: nothing more;
+         *     ``chance``: a chance outcome (never a seat's move).
+         */
+        AxiaMove: {
+            /** Card */
+            card?: string;
+            /** Cards */
+            cards?: string[];
+            /** Cell */
+            cell?: number;
+            /** Defeat */
+            defeat?: boolean;
+            /** Die */
+            die?: string;
+            /** Index */
+            index?: number;
+            /** Item */
+            item?: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "score" | "redraw" | "place" | "take" | "deck" | "hit" | "waste" | "target" | "zorak" | "hit_pair" | "item" | "change" | "end" | "decline" | "chance";
+            /** Move */
+            move: string;
+            /** Slot */
+            slot?: number;
+            /** Space */
+            space?: number;
+            /** Spaces */
+            spaces?: number[];
+            /** Value */
+            value?: number;
+        };
+        /**
+         * AxiaPlayer
+         * @description One Slayer as the viewer sees them; ``hand`` and the rest only in their own view.
+         *
+         *     ``grid`` holds the territory card of each cell (``row * 3 + column``), ``marks`` one letter
+         *     per space (``row * 6 + column``: ``.`` healthy, ``w`` wounded, ``X`` defeated), ``scoring``
+         *     the card of each slot (R1-R3, C1-C3; null while another player's setup is hidden).
+         */
+        AxiaPlayer: {
+            /** Committed */
+            committed: boolean;
+            /** Grid */
+            grid: (string | null)[];
+            /** Hand */
+            hand?: string[];
+            /** Hand Count */
+            hand_count: number;
+            /** Item Count */
+            item_count: number;
+            /** Items */
+            items?: string[];
+            /** Marks */
+            marks: string;
+            /** Offer */
+            offer?: string[];
+            /** Pending */
+            pending?: string;
+            /** Score */
+            score: number | null;
+            /** Scoring */
+            scoring: (string | null)[];
+        };
+        /**
+         * AxiaScoreSheet
+         * @description A Slayer's score, itemised.
+         */
+        AxiaScoreSheet: {
+            /** Acolyte Sets */
+            acolyte_sets: number[];
+            /** Acolytes */
+            acolytes: number;
+            /** Beasts */
+            beasts: {
+                [key: string]: number;
+            };
+            /** Defeated */
+            defeated: number;
+            /** Defeated Rakya */
+            defeated_rakya: number;
+            /** Items */
+            items: number;
+            /** Scoring Cards */
+            scoring_cards: components["schemas"]["AxiaScoringRow"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * AxiaScoringRow
+         * @description One scoring card of a score sheet: its slot, whether it scores, and its points.
+         */
+        AxiaScoringRow: {
+            /** Active */
+            active: boolean;
+            /** Card */
+            card: string;
+            /** Count */
+            count: number;
+            /** Criterion */
+            criterion: string;
+            /** Points */
+            points: number;
+            /** Slot */
+            slot: string;
+        };
+        /**
+         * AxiaTurn
+         * @description The Slayer whose turn it is and what they have done this turn.
+         */
+        AxiaTurn: {
+            /** Die Taken */
+            die_taken: boolean;
+            /** Item Played */
+            item_played: boolean;
+            /** Physical As Magic */
+            physical_as_magic: boolean;
+            /** Player */
+            player: number;
+        };
+        /**
+         * AxiaView
+         * @description The view of one seat (or a spectator): the table and every player, no hidden card of
+         *     anyone else; ``turn`` while a Slayer's turn runs, ``legal_moves`` when the viewer is to
+         *     move, the results once the game is over.
+         */
+        AxiaView: {
+            /** Chance Pending */
+            chance_pending: boolean;
+            /** Dice */
+            dice: components["schemas"]["AxiaDie"][];
+            /** Discard */
+            discard: number;
+            effect: components["schemas"]["AxiaEffect"] | null;
+            /** Face Up */
+            face_up: (string | null)[];
+            /** Game */
+            game: string;
+            /** Item Deck */
+            item_deck: number;
+            /** Legal Moves */
+            legal_moves?: string[];
+            /** Phase */
+            phase: string;
+            /** Players */
+            players: components["schemas"]["AxiaPlayer"][];
+            /** Returns */
+            returns?: number[];
+            /** Round */
+            round: number;
+            /** Score Sheets */
+            score_sheets?: components["schemas"]["AxiaScoreSheet"][];
+            /** Solo Rank */
+            solo_rank?: string | null;
+            /** Starting Slayer */
+            starting_slayer: number;
+            /** Territory Deck */
+            territory_deck: number;
+            /** To Move */
+            to_move: number;
+            turn?: components["schemas"]["AxiaTurn"];
+            /** Viewer */
+            viewer: number | null;
+            /** Winners */
+            winners?: number[];
+        };
+        /**
+         * AxiomCell
+         * @description A cell: ``z = 1`` is the layer on the table.
+         */
+        AxiomCell: {
+            /** X */
+            x: number;
+            /** Y */
+            y: number;
+            /** Z */
+            z: number;
+        };
+        /**
+         * AxiomCube
+         * @description A cube in its cell, its owner and which of its faces are domes or recesses.
+         */
+        AxiomCube: {
+            /** Colour */
+            colour: string;
+            /** Domes */
+            domes: string[];
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "single" | "double";
+            /** Owner */
+            owner: number;
+            /** Recesses */
+            recesses: string[];
+            /** X */
+            x: number;
+            /** Y */
+            y: number;
+            /** Z */
+            z: number;
+        };
+        /**
+         * AxiomCubeMove
+         * @description A cube is lifted and placed elsewhere with its domes facing given ways.
+         */
+        AxiomCubeMove: {
+            /** Domes */
+            domes: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "cube";
+            /** Move */
+            move: string;
+            source: components["schemas"]["AxiomCell"];
+            target: components["schemas"]["AxiomCell"];
+        };
+        AxiomMove: components["schemas"]["AxiomSceptreMove"] | components["schemas"]["AxiomCubeMove"];
+        /**
+         * AxiomResult
+         * @description How the game ended (``winner`` null: a draw).
+         */
+        AxiomResult: {
+            /** Reason */
+            reason: string;
+            /** Text */
+            text: string;
+            /** Winner */
+            winner: number | null;
+        };
+        /**
+         * AxiomSceptre
+         * @description A sceptre: the cell of the cube it stands on and the face it stands on.
+         */
+        AxiomSceptre: {
+            /** Colour */
+            colour: string;
+            /** Face */
+            face: string;
+            /** Owner */
+            owner: number;
+            /** X */
+            x: number;
+            /** Y */
+            y: number;
+            /** Z */
+            z: number;
+        };
+        /**
+         * AxiomSceptreMove
+         * @description A sceptre moves to a face of a cube.
+         */
+        AxiomSceptreMove: {
+            /** Face */
+            face: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "sceptre";
+            /** Move */
+            move: string;
+            source: components["schemas"]["AxiomCell"];
+            target: components["schemas"]["AxiomCell"];
+        };
+        /**
+         * AxiomView
+         * @description The view described in this module's docstring.
+         */
+        AxiomView: {
+            /** Colour To Move */
+            colour_to_move: string;
+            /** Cubes */
+            cubes: components["schemas"]["AxiomCube"][];
+            /** Game */
+            game: string;
+            /** Players */
+            players: string[];
+            /** Ply */
+            ply: number;
+            /** Position */
+            position: string;
+            result: components["schemas"]["AxiomResult"] | null;
+            /** Returns */
+            returns: number[] | null;
+            /** Sceptres */
+            sceptres: components["schemas"]["AxiomSceptre"][];
+            /** To Move */
+            to_move: number;
+        };
+        /**
+         * CageDrop
+         * @description Drop a cubie of ``colour`` (a letter of ``WYROBG``) into ``column`` (0-7).
+         */
+        CageDrop: {
+            /** Colour */
+            colour: string;
+            /** Column */
+            column: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "drop";
+            /** Move */
+            move: string;
+        };
+        /**
+         * CageFlip
+         * @description Turn the whole cage upside down.
+         */
+        CageFlip: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "flip";
+            /** Move */
+            move: string;
+        };
+        CageMove: components["schemas"]["CageDrop"] | components["schemas"]["CageTwist"] | components["schemas"]["CageFlip"];
+        /**
+         * CageTwist
+         * @description Turn ``layer`` (0 bottom .. 2 top) a quarter: ``+`` counter-clockwise seen from above.
+         */
+        CageTwist: {
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "+" | "-";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "twist";
+            /** Layer */
+            layer: number;
+            /** Move */
+            move: string;
+        };
+        /**
+         * CageView
+         * @description What every seat and spectator sees of a Cage position.
+         */
+        CageView: {
+            /** Colours */
+            colours: string[][];
+            /** Columns */
+            columns: string[][];
+            /** Forbidden */
+            forbidden: string[];
+            /** Game */
+            game: string;
+            /** Last */
+            last: components["schemas"]["CageDrop"] | components["schemas"]["CageTwist"] | components["schemas"]["CageFlip"] | null;
+            /** Last Move */
+            last_move: string | null;
+            /** Left */
+            left: {
+                [key: string]: number;
+            };
+            /** Players */
+            players: number;
+            /** Ply */
+            ply: number;
+            /** Position */
+            position: string;
+            /** Returns */
+            returns: number[] | null;
+            /** To Move */
+            to_move: number;
+            /** Turns */
+            turns: (components["schemas"]["CageDrop"] | components["schemas"]["CageTwist"] | components["schemas"]["CageFlip"])[];
+            /** Winning Cells */
+            winning_cells: number[][];
+        };
+        /**
          * ChatFrame
          * @description Say ``text`` in the match's chat, as ``seat`` (default: the lowest seat held).
          */
         ChatFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
-            /**
-             * Seat
-             * @default null
-             */
-            seat: number | null;
+            /** Id */
+            id?: (string | number) | null;
+            /** Seat */
+            seat?: number | null;
             /** Text */
             text: string;
             /**
@@ -773,11 +1184,8 @@ export interface components {
          * @description The first frame: the tokens of the seats this connection holds (none: a spectator).
          */
         HelloFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /** Tokens */
             tokens?: string[];
             /**
@@ -833,6 +1241,22 @@ export interface components {
             move: string | null;
             /** Player */
             player: number;
+        };
+        /**
+         * LegalMove
+         * @description One legal move: its notation (what a ``MoveFrame`` sends back) and the parts a table
+         *     chooses it by, as the game describes them (each game's shape is in the generated types:
+         *     ``AxiomMove``, ``CageMove``, ``AxiaMove``; a game that describes nothing gives the notation
+         *     alone).
+         */
+        LegalMove: {
+            /**
+             * Move
+             * @description the move's notation
+             */
+            move: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * MatchAnalysis
@@ -1008,11 +1432,8 @@ export interface components {
          * @description Play ``move`` (notation) for ``seat`` on top of state ``version``.
          */
         MoveFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /** Move */
             move: string;
             /** Seat */
@@ -1030,11 +1451,8 @@ export interface components {
          * @description Stop hearing these seats' chat on this connection (the list replaces the last one).
          */
         MuteFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /** Seats */
             seats: number[];
             /**
@@ -1092,11 +1510,8 @@ export interface components {
          * @description Liveness.
          */
         PingFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1246,16 +1661,10 @@ export interface components {
          * @description ``seat`` asks for a rematch of the finished match (``accept`` false withdraws it).
          */
         RematchOfferFrame: {
-            /**
-             * Accept
-             * @default true
-             */
-            accept: boolean;
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Accept */
+            accept?: boolean;
+            /** Id */
+            id?: (string | number) | null;
             /** Seat */
             seat: number;
             /**
@@ -1283,6 +1692,11 @@ export interface components {
          * @description One ply of a replay: who moved, the move (when public) and the views after it.
          */
         ReplayFrame: {
+            /**
+             * Legal
+             * @description the legal moves at this ply as structures, where nothing is hidden (what a board points at when it shows this ply's best move); empty at the end
+             */
+            legal?: components["schemas"]["LegalMove"][];
             /** Move */
             move: string | null;
             /** Player */
@@ -1322,11 +1736,8 @@ export interface components {
          * @description ``seat`` gives up now: a voluntary flag (the same result rule; rated: a loss).
          */
         ResignFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /** Seat */
             seat: number;
             /**
@@ -1394,6 +1805,11 @@ export interface components {
             /** Can Undo */
             can_undo: boolean;
             /**
+             * Legal
+             * @description the same moves as structures, in the same order (filled only for the seat to move); a table chooses on their parts and sends back their notation
+             */
+            legal?: components["schemas"]["LegalMove"][];
+            /**
              * Legal Moves
              * @description filled only for the seat to move
              */
@@ -1458,6 +1874,12 @@ export interface components {
              * @default null
              */
             moves: string[] | null;
+            /**
+             * Players
+             * @description every seat as everyone may see it (names, bots, taken)
+             * @default null
+             */
+            players: components["schemas"]["SeatSummary"][] | null;
             /** Plies */
             plies: number;
             /** Public */
@@ -1495,11 +1917,8 @@ export interface components {
          * @description Send me the current state again.
          */
         SyncFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1561,11 +1980,8 @@ export interface components {
          * @description Take back ``seat``'s last move (and the bot replies after it).
          */
         UndoFrame: {
-            /**
-             * Id
-             * @default null
-             */
-            id: (string | number) | null;
+            /** Id */
+            id?: (string | number) | null;
             /** Seat */
             seat: number;
             /**
