@@ -767,7 +767,9 @@ def repetition_key(board: Board, to_move: int) -> bytes:
     # would be made into a new object for the lookup)
     objects: list[Any] = cells
     for cell in objects:
-        codes.append((cell - shift) << 8 | cubes[cell])
+        value = cubes[cell]
+        code: int = cell  # (the arithmetic on a plain int, compiled)
+        codes.append((code - shift) << 8 | value)
     codes += sorted([s << 60 | (c - shift) << 3 | d for s, c, d in board.sceptres])
     count = len(codes)
     packer = _PACKERS.get(count)

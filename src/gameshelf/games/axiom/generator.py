@@ -200,9 +200,10 @@ class MoveGenerator:
         # int-typed key would be made into a new object for it)
         key_objects: list[Any] = keys
         found = [targets.get(key) or self._target(key) for key in key_objects]
+        connected = self.options.require_connected
         split: Split | None = None
         for source in sources:  # by rank: each lifted cube's ids lie above those before
-            if self.options.require_connected:
+            if connected:
                 split = splitting(board, source.cell)
             before, after = lifted_keys(board.entries, closed, room, source.cell, rank)
             self._add_source_ids(board, source, split, keys, found, before, after, ids)
@@ -224,8 +225,7 @@ class MoveGenerator:
         slot = source.rank * 2 + source.domes - 1  # TargetIds.by_source's slot, read here
         b = n = 0
         gone, count = len(before), len(after)
-        for i in range(len(keys)):
-            key = keys[i]
+        for i, key in enumerate(keys):
             if b < gone and before[b] == key:  # a cell next to the lifted cube: keyed anew
                 b += 1
                 continue
@@ -291,11 +291,13 @@ def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
     last = len(cells) - 1
     overhang = options.allow_overhang
     for rank, cell in enumerate(cells):
+        # the rules of lift_problem, in the order cheapest first: the cube on top (cells are
+        # sorted and the cell above is the next int, so a cube there is the next cell: no
+        # lookup), then the colour, then the sceptres, then support
+        if rank < last and _above(cells, rank):
+            continue
         value = cubes[cell]
-        # the rules of lift_problem, in the order cheapest first: colour, then the cube on top
-        # (cells are sorted and the cell above is the next int, so a cube there is the next
-        # cell: no lookup), then the sceptres, then support
-        if value >> 6 != me or (rank < last and _above(cells, rank)):
+        if value >> 6 != me:
             continue
         if cell in held or (overhang and lift_problem(options, board, cell, me, held)):
             continue
