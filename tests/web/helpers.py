@@ -127,6 +127,13 @@ def play_to_end(
     raise AssertionError(f"the game did not end within {max_turns} turns")
 
 
+def offered(browser: Browser) -> list[dict[str, Any]]:
+    """The legal moves offered now, as the server's structures (``#legal-moves[data-legal]``)."""
+    raw = browser.js("return document.getElementById('legal-moves').getAttribute('data-legal')")
+    moves: list[dict[str, Any]] = json.loads(raw or "[]")
+    return moves
+
+
 def click_move_button(browser: Browser, move: str) -> None:
     browser.click(f'#legal-moves button[data-move="{move}"]')
 

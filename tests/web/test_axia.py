@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
-from .helpers import api, click_move_button, create_match, play_to_end
+from .helpers import api, click_move_button, create_match, offered, play_to_end
 
 SENT = """
 const box = document.getElementById('legal-moves');
@@ -14,18 +16,29 @@ return box.getAttribute('data-ready') !== 'true'
 VERSION = "return document.getElementById('legal-moves').getAttribute('data-version')"
 
 
+def parts(move: dict[str, Any]) -> list[str]:
+    """The things on the table a structured move names, as the board marks them (data-part)."""
+    found = [f"die:{move['die']}"] if "die" in move else []
+    found += [
+        f"space:{s}" for s in ([move["space"]] if "space" in move else move.get("spaces", []))
+    ]
+    found += [f"card:{c}" for c in ([move["card"]] if "card" in move else move.get("cards", []))]
+    found += [f"{key}:{move[key]}" for key in ("cell", "slot", "item") if key in move]
+    found += [f"take:{move['index']}"] if "index" in move else []
+    return found + (["deck"] if move["kind"] == "deck" else [])
+
+
 def axia_through_table(browser: Browser, moves: list[str], turn: int) -> None:
-    """Click the table's things named in a move (die, space, card, cell, slot) in order."""
-    move = moves[(turn * 5) % len(moves)]
-    # A territory cell is named "@B2" on the table, apart from the column slot "C1" of "S07>C1".
-    words = move.replace(">", " ").replace("@", " @").replace("+", " ").replace(",", " ").split()
-    things = [w for w in words if w not in {"hit", "defeat", "zorak", "item"}]
-    if move.startswith("take "):
-        things = [move]
+    """Click the table's things named in a move (die, space, card, cell, slot) in order: the
+    move is one of the server's structures, and its parts say what to click."""
+    legal = offered(browser)
+    assert sorted(m["move"] for m in legal) == sorted(moves)  # the structures are the moves offered
+    chosen = legal[(turn * 5) % len(legal)]
+    move = chosen["move"]
     version = browser.js(VERSION)
     clicked = False
-    for thing in things:
-        found = browser.finds(f'.axia-board .live[data-tokens="{thing}"]')
+    for thing in parts(chosen):
+        found = browser.finds(f'.axia-board .live[data-part="{thing}"]')
         if not found:
             break
         found[0].click()

@@ -10,7 +10,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
-from .helpers import api, click_move_button, create_match, play_to_end, wait_turn
+from .helpers import api, click_move_button, create_match, offered, play_to_end, wait_turn
 
 CAGE_CONTROLS = """
 const legal = new Set([...document.querySelectorAll('#legal-moves button[data-move]')]
@@ -22,25 +22,28 @@ return {legal: [...legal], columns};
 
 
 def cage_through_board(browser: Browser, moves: list[str], turn: int) -> None:
-    """Drop with the board's colour palette and column buttons; every 5th turn twist or flip."""
-    turns = [m for m in moves if m.startswith("T") or m == "F"]
-    drops = [m for m in moves if m not in turns]
+    """Drop with the board's colour palette and column buttons; every 5th turn twist or flip.
+    The move is chosen from the server's structures, by their parts, as the board chooses."""
+    legal = offered(browser)
+    assert sorted(m["move"] for m in legal) == sorted(moves)  # the structures are the moves offered
+    turns = [m for m in legal if m["kind"] in ("twist", "flip")]
+    drops = [m for m in legal if m["kind"] == "drop"]
     if turns and (turn % 5 == 4 or not drops):
-        browser.click(f'.cage-turns button[data-turn="{turns[turn % len(turns)]}"]')
+        browser.click(f'.cage-turns button[data-turn="{turns[turn % len(turns)]["move"]}"]')
         return
     move = drops[(turn * 3) % len(drops)]
-    browser.click(f'.palette button[data-colour="{move[0]}"]')
+    browser.click(f'.palette button[data-colour="{move["colour"]}"]')
     browser.wait(
         lambda: (
             browser.js(
                 "return document.querySelector(arguments[0]).getAttribute('aria-pressed')",
-                f'.palette button[data-colour="{move[0]}"]',
+                f'.palette button[data-colour="{move["colour"]}"]',
             )
             == "true"
         ),
         what="the colour to be chosen",
     )
-    browser.click(f'.cage-grid button.column[data-column="{move[1]}"]')
+    browser.click(f'.cage-grid button.column[data-column="{move["column"]}"]')
 
 
 def column_labels(browser: Browser) -> list[str]:

@@ -460,6 +460,8 @@ export function createAxiaBoard(): Board<AxiaView, AxiaMove> {
 
   return {
     element,
+    // the game ends on points: the final view's scores give each Slayer's place
+    scores: (view) => view.players?.map((p) => p.score) ?? null,
     update(ctx) {
       const moves = (c: BoardContext<AxiaView, AxiaMove>) => c.legal.map((m) => m.move).join("|");
       const versionChanged = !context || moves(context) !== moves(ctx);

@@ -18,6 +18,7 @@ function forGame<V, M extends { move: string }>(board: Board<V, M>): Board {
     dispose: () => board.dispose(),
     words: board.words ? (move) => board.words!(move as unknown as M) : undefined,
     group: board.group ? (move) => board.group!(move as unknown as M) : undefined,
+    scores: board.scores ? (view) => board.scores!(view as unknown as V) : undefined,
   };
 }
 

@@ -294,6 +294,8 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
     const ready = !!state && state.status === "running" && activeSeat() !== null && !busy && !replay;
     legalBox.setAttribute("data-ready", String(ready));
     legalBox.setAttribute("data-version", String(state?.version ?? -1));
+    // the moves offered, as structures (tests and tools choose on their parts as boards do)
+    legalBox.setAttribute("data-legal", JSON.stringify(ready ? ctx.legal : []));
     notationInput.disabled = !ready;
     notationButton.disabled = !ready;
     undoButton.disabled = busy || undoSeat() === null;
@@ -438,13 +440,13 @@ export async function renderMatch(root: HTMLElement, matchId: string, params: UR
   }
 
   /**
-   * One line per seat for the game-over dialog. AXIA: the place and points from the final view's
-   * scores (its returns are a scale for programs); other games: win, draw or loss.
+   * One line per seat for the game-over dialog: the place and points where the board reads
+   * scores from the final view (AXIA: its returns are a scale for programs); otherwise win,
+   * draw or loss.
    */
   function resultLines(s: StateMessage): string[] {
     const returns = s.result ?? [];
-    const players = (s.public as { players?: { score?: number | null }[] }).players;
-    const scores = name === "axia" ? players?.map((p) => p.score ?? null) : undefined;
+    const scores = board.scores?.(s.public);
     if (scores && scores.every((x): x is number => typeof x === "number")) {
       if (scores.length === 1) return [`${seatWho(0)}: ${scores[0]} points`];
       return scores.map((points, seat) => {

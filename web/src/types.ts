@@ -64,4 +64,6 @@ export interface Board<V = JsonView, M extends { move: string } = LegalMove> {
   words?(move: M): string | null;
   /** The label of the group a move is listed under in the move list (default: its kind). */
   group?(move: M): string;
+  /** Each seat's points in a final view, where the game ends on points (null: it does not). */
+  scores?(view: V): (number | null)[] | null;
 }
