@@ -134,6 +134,32 @@ class ServerSettings:
         },
     )
 
+    work_seconds_per_minute: float = field(
+        default=20.0,
+        metadata={
+            "help": "seconds of search (hints, analyses) one address, and one account, may "
+            "use per minute; a request past it is refused until the budget refills"
+        },
+    )
+    work_seconds_burst: float = field(
+        default=60.0,
+        metadata={
+            "help": "seconds of search one address or account may use at once (a full "
+            "bucket); a longer job needs a full bucket"
+        },
+    )
+    work_queue: int = field(
+        default=64,
+        metadata={
+            "help": "hints and analyses waiting for a worker, all addresses together; past "
+            "it a request is refused (server/busy)"
+        },
+    )
+    work_cache_entries: int = field(
+        default=256,
+        metadata={"help": "hints and analyses kept to answer the same question again"},
+    )
+
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         """Add one ``--flag`` per limit (``max_body_bytes`` becomes ``--max-body-bytes``)."""
