@@ -7,7 +7,7 @@ from typing import Any
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
-from .helpers import api, create_match, play_to_end
+from .helpers import api, create_match, offered, play_to_end
 
 TOWER = "C(0,0,2) C(0,1,3)z-"  # Black's first move can stack a third cube: a tower
 
@@ -32,20 +32,27 @@ def in_view(frame: dict[str, Any]) -> bool:
     return 0 <= left < right <= int(frame["width"]) and 0 <= top < bottom <= int(frame["height"])
 
 
+def cell(where: dict[str, int]) -> str:
+    return f"{where['x']},{where['y']},{where['z']}"
+
+
 def axiom_through_picker(browser: Browser, moves: list[str], turn: int) -> None:
-    """Alternate sceptre and cube moves, always chosen through the board's piece picker."""
-    sceptres = [m for m in moves if m.startswith("S")]
-    cubes = [m for m in moves if m.startswith("C")]
+    """Alternate sceptre and cube moves, always chosen through the board's piece picker: the
+    move is one of the server's structures, and its parts (piece, target cell) say what to
+    click."""
+    legal = offered(browser)
+    assert sorted(m["move"] for m in legal) == sorted(moves)  # the structures are the moves offered
+    sceptres = [m for m in legal if m["kind"] == "sceptre"]
+    cubes = [m for m in legal if m["kind"] == "cube"]
     pool = cubes if (turn % 2 == 0 and cubes) or not sceptres else sceptres
     move = pool[(turn * 7) % len(pool)]
-    origin, rest = move.split(" ", 1)
-    browser.click(f'.axiom-picker button.piece[data-piece="{origin}"]')
-    if move.startswith("S"):
-        browser.click(f'.axiom-picker .destinations button[data-move="{move}"]')
+    piece = f"{'S' if move['kind'] == 'sceptre' else 'C'}({cell(move['source'])})"
+    browser.click(f'.axiom-picker button.piece[data-piece="{piece}"]')
+    if move["kind"] == "sceptre":
+        browser.click(f'.axiom-picker .destinations button[data-move="{move["move"]}"]')
         return
-    target = rest.split(")")[0].split("(")[1]
-    browser.click(f'.axiom-picker button.target[data-target="{target}"]')
-    browser.click(f'.axiom-picker .placements button[data-move="{move}"]')
+    browser.click(f'.axiom-picker button.target[data-target="{cell(move["target"])}"]')
+    browser.click(f'.axiom-picker .placements button[data-move="{move["move"]}"]')
 
 
 def test_axiom_against_a_bot_to_the_result(
