@@ -8,16 +8,17 @@ only the notation), so a plug-in game's moves are listed too.
 
 from __future__ import annotations
 
-from typing import Any
-
 from gameshelf.core.game import State
 from gameshelf.core.registry import game_entry
 
+from .contract import LegalMove
 
-def legal_details(state: State) -> list[dict[str, Any]]:
-    """The legal moves of the player to move in ``state``, one JSON-able dict each, with the
-    notation under ``"move"`` (empty where no player is to move: the end, a chance node)."""
+
+def legal_details(state: State) -> list[LegalMove]:
+    """The legal moves of the player to move in ``state``, in the order of ``legal_moves()``,
+    each with its notation under ``move`` and the parts the game names (empty where no player
+    is to move: at the end, or where chance acts)."""
     if state.current_player() < 0:
         return []
     describe = game_entry(state.game.spec.name).move_details
-    return [dict(detail) for detail in describe(state)]
+    return [LegalMove(**detail) for detail in describe(state)]
