@@ -13,7 +13,7 @@ from gameshelf.agents import make_agent
 from gameshelf.agents.catalogue import agent_catalogue, unfit_reason
 from gameshelf.agents.determinize import copy_state, determinizer_for
 from gameshelf.agents.evaluators import evaluator_for, zero_evaluator
-from gameshelf.agents.levels import LEVELS, generic_levels, level_spec
+from gameshelf.agents.levels import LEVELS, LevelSpec, generic_levels, level_spec
 from gameshelf.agents.packs import (
     PACK_GROUP,
     GamePack,
@@ -117,3 +117,15 @@ def test_register_pack_takes_packs_only() -> None:
     with pytest.raises(PackError, match="needs a GamePack, not dict"):
         register_pack({"game": "cage"})  # type: ignore[arg-type]
     assert pack_named("cage").levels is not None
+
+
+def test_a_level_naming_an_unknown_search_says_which() -> None:
+    kept = pack_named("cage")
+    table = {level: LevelSpec("nosuch", 10, 0.1) for level in LEVELS}
+    register_pack(GamePack("cage", levels=lambda game: table))
+    try:
+        with pytest.raises(ValueError, match="names the search 'nosuch', which neither"):
+            make_agent("hard", load("cage"), seed=1)
+    finally:
+        register_pack(kept)
+    assert level_spec(load("cage"), "hard").algorithm == "cage-alphabeta"

@@ -194,7 +194,10 @@ def build_level(
     cap = spec.budget if fixed else spec.budget * CAP_FACTOR
     search = _SEARCHES.get(spec.algorithm)
     if search is None:
-        raise ValueError(f"the level {level} of {game.game_string} names no known search")
+        raise ValueError(
+            f"the level {level} of {game.game_string} names the search {spec.algorithm!r}, "
+            "which neither gameshelf nor a pack registers"
+        )
     return search.build(game, seed, spec, cap, clock)
 
 
