@@ -15,51 +15,46 @@ import argparse
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import create_engine, text
-from sqlalchemy.orm import Session
 
-from gameshelf.server import clocks
-from gameshelf.server.db import PendingMove, SeatInfo, Store, utcnow
+from gameshelf.server.clock import Clock, TimeControl
+from gameshelf.server.store import (
+    ClockWrite,
+    PendingChange,
+    SeatInfo,
+    Store,
+    StoredMove,
+    utcnow,
+)
 
 SEATS = [SeatInfo(0, "human", None, None, "a"), SeatInfo(1, "human", None, None, "b")]
-CONTROL = clocks.TimeControl("realtime", initial_ms=300_000, increment_ms=2_000)
+CONTROL = TimeControl("realtime", initial_ms=300_000, increment_ms=2_000)
 
 
 def store_moves(url: str, clocked: bool, matches: int, plies: int) -> float:
     """Seconds to store ``plies`` batches of ``matches`` moves in a fresh database at ``url``."""
     store = Store(url)
     ids = [f"{index:016x}" for index in range(matches)]
+    fresh = Clock.new(CONTROL, (True, True))
     for match_id in ids:
-        store.create_match(match_id, "cage", 1, SEATS)
-        if clocked:
-            clocks.store_new(store, match_id, CONTROL, SEATS)
-    clock = clocks.Clock(CONTROL, [300_000, 300_000], utcnow())
-    deadline = utcnow() + timedelta(minutes=5)
-
-    def writer(match_id: str) -> Callable[[Session], None]:
-        return lambda session: clocks.write_clock(session, match_id, clock, deadline)
-
+        store.create_match(match_id, "cage", 1, SEATS, clock=fresh if clocked else None)
+    clock = fresh.start(utcnow(), None)
+    written = ClockWrite(clock, utcnow() + timedelta(minutes=5))
     start = time.perf_counter()
     for ply in range(plies):
         batch = [
-            PendingMove(
+            PendingChange(
                 match_id,
-                ply,
-                ply % 2,
-                ply,
-                f"m{ply}",
                 ply + 1,
                 "running",
-                None,
-                None,
-                writer(match_id) if clocked else None,
+                move=StoredMove(ply, ply % 2, ply, f"m{ply}"),
+                clock=written if clocked else None,
             )
             for match_id in ids
         ]
-        store.append_moves(batch)
+        store.write_changes(batch)
     took = time.perf_counter() - start
     store.close()
     return took

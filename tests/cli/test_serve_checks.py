@@ -11,7 +11,7 @@ import pytest
 
 from gameshelf.cli import preflight
 from gameshelf.cli.main import main
-from gameshelf.server import db
+from gameshelf.server import store as db
 
 
 def serve(capsys: pytest.CaptureFixture[str], url: str) -> tuple[int, str, str]:

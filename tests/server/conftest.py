@@ -17,7 +17,9 @@ from sqlalchemy import create_engine, text
 from gameshelf.server import create_app
 from gameshelf.server.client import Lobby
 from gameshelf.server.settings import ServerSettings
+from gameshelf.server.hub import Hub
 from gameshelf.server.threaded import ThreadedServer
+from gameshelf.server.timing import TimeSource
 
 GENEROUS = ServerSettings(
     creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6, sockets_per_address=10_000
@@ -30,9 +32,21 @@ DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("GAMESHELF_TEST_POSTG
 class RunningServer(ThreadedServer):
     """uvicorn serving the app in a background thread."""
 
-    def __init__(self, database_url: str, settings: ServerSettings | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        settings: ServerSettings | None = None,
+        clock: TimeSource | None = None,
+    ) -> None:
         self.database_url = database_url
-        super().__init__(create_app(database_url, bot_workers=0, settings=settings or GENEROUS))
+        app = create_app(database_url, bot_workers=0, settings=settings or GENEROUS, clock=clock)
+        super().__init__(app)
+
+    @property
+    def hub(self) -> Hub:
+        """The running app's hub (its parts: the steward, the registry…)."""
+        hub: Hub = self.server.config.app.state.hub
+        return hub
 
 
 def database_url(kind: str, tmp_path: Path) -> str:

@@ -19,16 +19,8 @@ from sqlalchemy import func, select, update
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gameshelf.server.accounts import (
-    SESSION_COOKIE,
-    AccountRow,
-    AccountStore,
-    RatingChangeRow,
-    RatingRow,
-    SessionRow,
-)
+from gameshelf.server.accounts import SESSION_COOKIE, AccountStore
 from gameshelf.server.client import SeatClient
-from gameshelf.server.db import SeatInfo, Store, utcnow
 from gameshelf.server.ratings import (
     BOT_RATINGS,
     forfeit_ranks,
@@ -38,6 +30,15 @@ from gameshelf.server.ratings import (
 )
 from gameshelf.server.routes.accounts import _set_cookie
 from gameshelf.server.settings import ServerSettings
+from gameshelf.server.store import (
+    AccountRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatInfo,
+    SessionRow,
+    Store,
+    utcnow,
+)
 
 from .conftest import DATABASES, GENEROUS, RunningServer, database_url
 

@@ -51,7 +51,7 @@ def served(tmp_path: Path) -> Iterator[tuple[ThreadedServer, EndlessBot]]:
     app = create_app(database_url("sqlite", tmp_path), bot_workers=0, settings=GENEROUS)
     server = ThreadedServer(app)
     bot = EndlessBot()
-    app.state.hub.choose = bot
+    app.state.hub.driver.choose = bot
     yield server, bot
     bot.release.set()
     server.stop()

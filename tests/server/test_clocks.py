@@ -1,23 +1,24 @@
-"""Clocks kept by the server: a flag by the server's own timer with nobody connected, the
-increment, a move after the flag refused, a restart recomputing from the stored times, and a
-correspondence deadline days away (reached by moving the server's wall clock)."""
+"""Clocks kept by the server, on a fake clock the tests move: a flag by the server's own
+steward with nobody connected, the increment, a move after the flag refused, a restart
+recomputing from the stored times (real time: a process restarts), a correspondence deadline
+days away, and another process seeing the clock start and the flag."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from datetime import timedelta
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gameshelf.core.record import parse_record, replay
-from gameshelf.server import clocks
 from gameshelf.server.client import Lobby, SeatClient
+from gameshelf.server.steward import ClockSteward
+from gameshelf.server.timing import FakeTime
 
 from .conftest import DATABASES, RunningServer, database_url
-from .test_restart import ServerProcess
+from .helpers import ServerProcess, wait_until
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -33,35 +34,41 @@ def seated(lobby: Lobby, match_id: str, count: int) -> list[str]:
     return [lobby.join(match_id, seat)["token"] for seat in range(count)]
 
 
-def wait_until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    """Poll ``check`` until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("the condition did not come true in time")
+@pytest.fixture
+def fake() -> FakeTime:
+    return FakeTime()
 
 
 @pytest.fixture
-def lobby_at(server: RunningServer) -> Iterator[Lobby]:
-    client = Lobby(server.url)
+def timed(
+    request: pytest.FixtureRequest, tmp_path: Path, fake: FakeTime
+) -> Iterator[RunningServer]:
+    """A server whose every clock reading is ``fake``'s (parametrised by database)."""
+    running = RunningServer(database_url(request.param, tmp_path), clock=fake)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def lobby_at(timed: RunningServer) -> Iterator[Lobby]:
+    client = Lobby(timed.url)
     yield client
     client.close()
 
 
+@pytest.mark.parametrize("timed", DATABASES, indirect=True)
 def test_the_server_flags_a_seat_with_nobody_connected(
-    server: RunningServer, lobby_at: Lobby
+    timed: RunningServer, lobby_at: Lobby, fake: FakeTime
 ) -> None:
     match_id = create(lobby_at, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 0.02})
     seated(lobby_at, match_id, 2)
-    started = time.monotonic()
     summary = lobby_at.match(match_id)
     assert summary["clock"]["running"] == 0 and summary["status"] == "running"
+    fake.advance(1.1)  # before the deadline: the steward sleeps on until it comes
+    early = lobby_at.match(match_id)
+    assert early["status"] == "running" and early["clock"]["remaining_ms"][0] == 100
+    fake.advance(0.2)
     finished = wait_until(lambda: (s := lobby_at.match(match_id))["status"] == "finished" and s)
-    waited = time.monotonic() - started
-    assert 1.0 <= waited < 5.0  # 1.2 s on the clock; flagged by the server's own timer
     assert finished["clock"]["flagged"] == 0
     assert finished["to_move"] == -4  # over: nobody is to move, though the board goes on
     replayed = lobby_at._call("GET", f"/api/matches/{match_id}/replay")["frames"]
@@ -75,39 +82,40 @@ def test_the_server_flags_a_seat_with_nobody_connected(
     assert record.result is None and len(replay(record)) == 1  # the board never ended
 
 
-def test_the_increment_is_added_after_each_move(server: RunningServer, lobby_at: Lobby) -> None:
+@pytest.mark.parametrize("timed", DATABASES, indirect=True)
+def test_the_increment_is_added_after_each_move(
+    timed: RunningServer, lobby_at: Lobby, fake: FakeTime
+) -> None:
     clock = {"mode": "realtime", "minutes": 1, "increment_seconds": 5}
     match_id = create(lobby_at, "cage", TWO_HUMANS, clock)
     tokens = seated(lobby_at, match_id, 2)
-    with SeatClient(server.url, match_id, tokens) as table:
-        time.sleep(0.3)
-        before = table.state["clock"]["remaining_ms"][0]
+    with SeatClient(timed.url, match_id, tokens) as table:
+        assert table.state["clock"]["remaining_ms"][0] == 60_000
+        fake.advance(0.3)
         table.move(0, table.state["seats"]["0"]["legal_moves"][0])
         after = table.state["clock"]
-        assert after["running"] == 1
-        used = 60_000 + 5_000 - after["remaining_ms"][0]
-        assert 300 <= used < 3_000  # the time the move took, no more
-        assert before <= 60_000 and after["remaining_ms"][1] > 59_000
-        assert after["deadline"] is not None
+        assert after["running"] == 1 and after["deadline"] is not None
+        assert after["remaining_ms"] == [60_000 - 300 + 5_000, 60_000]  # the move took 0.3 s
+        fake.advance(0.7)
         table.move(1, table.state["seats"]["1"]["legal_moves"][0])
-        assert table.state["clock"]["remaining_ms"][1] > 60_000  # 5 s added, under 1 s used
+        assert table.state["clock"]["remaining_ms"] == [64_700, 60_000 - 700 + 5_000]
 
 
+@pytest.mark.parametrize("timed", ["sqlite"], indirect=True)
 def test_a_move_after_the_flag_is_refused(
-    server: RunningServer, lobby_at: Lobby, monkeypatch: pytest.MonkeyPatch
+    timed: RunningServer, lobby_at: Lobby, fake: FakeTime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match_id = create(lobby_at, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 1})
     tokens = seated(lobby_at, match_id, 2)
-    with SeatClient(server.url, match_id, tokens) as table:
+    with SeatClient(timed.url, match_id, tokens) as table:
         version = table.state["version"]
         move = table.state["seats"]["0"]["legal_moves"][0]
-        later = clocks.wall_now() + timedelta(minutes=2)
 
-        async def asleep(_steward: clocks.ClockSteward) -> float:
+        async def asleep(_steward: ClockSteward) -> float:
             return 30.0
 
-        monkeypatch.setattr(clocks.ClockSteward, "pass_once", asleep)
-        monkeypatch.setattr(clocks, "wall_now", lambda: later)
+        monkeypatch.setattr(ClockSteward, "pass_once", asleep)
+        fake.advance(120)
         # The move arrives after its seat's deadline, the steward asleep: the move flags.
         reply = table.request({"type": "move", "seat": 0, "move": move, "version": version})
         assert reply["type"] == "error" and reply["code"] == "clock/flagged"
@@ -127,25 +135,30 @@ def test_a_move_after_the_flag_is_refused(
     assert lobby_at.match(match_id)["result"] == [-1.0, 1.0]
 
 
-def test_a_clocked_match_has_no_take_backs(server: RunningServer, lobby_at: Lobby) -> None:
+@pytest.mark.parametrize("timed", ["sqlite"], indirect=True)
+def test_a_clocked_match_has_no_take_backs(timed: RunningServer, lobby_at: Lobby) -> None:
     match_id = create(lobby_at, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 5})
     tokens = seated(lobby_at, match_id, 2)
-    with SeatClient(server.url, match_id, tokens) as table:
+    with SeatClient(timed.url, match_id, tokens) as table:
         table.move(0, table.state["seats"]["0"]["legal_moves"][0])
         assert table.state["seats"]["0"]["can_undo"] is False
         reply = table.request({"type": "undo", "seat": 0, "version": table.state["version"]})
         assert reply["code"] == "undo/not-allowed" and "clocked" in reply["message"]
 
 
+@pytest.mark.parametrize("timed", DATABASES, indirect=True)
 def test_bots_turns_cost_no_time_and_three_players_place_the_flagged_one_last(
-    server: RunningServer, lobby_at: Lobby
+    timed: RunningServer, lobby_at: Lobby, fake: FakeTime
 ) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "agent": "random"}, {"kind": "human"}]
     match_id = create(lobby_at, "cage(players=3)", seats, {"mode": "realtime", "minutes": 0.03})
     tokens = [lobby_at.join(match_id, 0)["token"], lobby_at.join(match_id, 2)["token"]]
-    with SeatClient(server.url, match_id, tokens) as table:
+    with SeatClient(timed.url, match_id, tokens) as table:
         assert table.state["clock"]["remaining_ms"][1] is None  # the bot has no clock
         table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+        table.wait_for(lambda s: s["to_move"] == 2)  # the bot moved: no time passed
+        assert table.state["clock"]["remaining_ms"] == [1_800, None, 1_800]
+        fake.advance(1.9)
         flagged = table.wait_for(lambda s: s["status"] == "finished")
         assert flagged["to_move"] == -4 and flagged["seats"]["2"]["legal_moves"] == []
     finished = lobby_at.match(match_id)
@@ -170,7 +183,7 @@ def test_a_restart_recomputes_the_clocks_from_the_stored_times(
                 stored[match_id] = table.state["clock"]["remaining_ms"]
         down = time.monotonic()
         server.kill9()
-        time.sleep(3.5)  # the short clock runs out while no server is up
+        time.sleep(3.5)  # real time: the short clock runs out while no server is up
         server.restart()
         lobby = Lobby(server.base)
         clock = lobby.match(long)["clock"]
@@ -184,11 +197,8 @@ def test_a_restart_recomputes_the_clocks_from_the_stored_times(
         assert finished["clock"]["flagged"] == 1 and finished["result"] == [1.0, -1.0]
 
 
-def test_a_correspondence_deadline_days_away(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(clocks, "MAX_STEWARD_SLEEP", 0.2)
-    server = RunningServer(database_url("sqlite", tmp_path))
+def test_a_correspondence_deadline_days_away(tmp_path: Path, fake: FakeTime) -> None:
+    server = RunningServer(database_url("sqlite", tmp_path), clock=fake)
     try:
         lobby = Lobby(server.url)
         match_id = create(lobby, "cage", TWO_HUMANS, {"mode": "correspondence", "days": 2})
@@ -197,19 +207,17 @@ def test_a_correspondence_deadline_days_away(
             table.move(0, table.state["seats"]["0"]["legal_moves"][0])
             clock = table.state["clock"]
             assert clock["mode"] == "correspondence" and clock["running"] == 1
-            assert 2 * 86_400_000 - 5_000 < clock["remaining_ms"][1] <= 2 * 86_400_000
+            assert clock["remaining_ms"][1] == 2 * 86_400_000
             waiting = lobby._call(
                 "POST", "/api/waiting", json={"seats": [{"match": match_id, "token": tokens[1]}]}
             )
             assert [(w["match"], w["seat"], w["clock"]) for w in waiting] == [
                 (match_id, 1, "correspondence")
             ]
-            one_day = clocks.wall_now() + timedelta(days=1)
-            monkeypatch.setattr(clocks, "wall_now", lambda: one_day)
-            time.sleep(0.5)
+            fake.advance(86_400)
             assert lobby.match(match_id)["status"] == "running"
-            three_days = one_day + timedelta(days=2)
-            monkeypatch.setattr(clocks, "wall_now", lambda: three_days)
+            assert lobby.match(match_id)["clock"]["remaining_ms"][1] == 86_400_000
+            fake.advance(2 * 86_400)
             table.wait_for(lambda s: s["status"] == "finished")
         finished = lobby.match(match_id)
         assert finished["clock"]["flagged"] == 1
@@ -219,11 +227,13 @@ def test_a_correspondence_deadline_days_away(
         server.stop()
 
 
-def test_another_process_sees_the_clock_start_and_flags_the_same(tmp_path: Path) -> None:
+def test_another_process_sees_the_clock_start_and_flags_the_same(
+    tmp_path: Path, fake: FakeTime
+) -> None:
     if "postgresql" not in DATABASES:
         pytest.fail("several processes need PostgreSQL: export GAMESHELF_TEST_POSTGRES_URL")
     url = database_url("postgresql", tmp_path)
-    first, second = RunningServer(url), RunningServer(url)
+    first, second = RunningServer(url, clock=fake), RunningServer(url, clock=fake)
     try:
         lobby = Lobby(first.url)
         match_id = create(lobby, "cage", TWO_HUMANS, {"mode": "realtime", "minutes": 0.03})
@@ -232,7 +242,8 @@ def test_another_process_sees_the_clock_start_and_flags_the_same(tmp_path: Path)
             assert elsewhere.state["clock"]["running"] is None  # not started: a seat is free
             lobby.join(match_id, 1)  # through the first process
             started = elsewhere.wait_for(lambda s: s["clock"]["running"] == 0)
-            assert started["clock"]["remaining_ms"][0] <= 1_800
+            assert started["clock"]["remaining_ms"][0] == 1_800
+            fake.advance(2)
             finished = elsewhere.wait_for(lambda s: s["status"] == "finished")
         assert finished["clock"]["flagged"] == 0
         assert Lobby(second.url).match(match_id)["version"] == lobby.match(match_id)["version"]
@@ -257,6 +268,7 @@ def test_another_process_sees_the_clock_start_and_flags_the_same(tmp_path: Path)
         ),
     ],
 )
+@pytest.mark.parametrize("timed", ["sqlite"], indirect=True)
 def test_a_clock_too_short_to_play_is_refused_and_creates_nothing(
     lobby_at: Lobby, clock: dict[str, Any], field: str, bound: str
 ) -> None:
@@ -271,6 +283,7 @@ def test_a_clock_too_short_to_play_is_refused_and_creates_nothing(
     assert lobby_at.matches() == before
 
 
+@pytest.mark.parametrize("timed", ["sqlite"], indirect=True)
 def test_the_shortest_clocks_allowed_are_what_they_say(lobby_at: Lobby) -> None:
     for clock, shown in [
         (

@@ -369,7 +369,7 @@ def test_unknown_match_ids_cost_no_memory(server: RunningServer) -> None:
         match_id = ("f" * 16) if index % 2 else ("z" * 200 + str(index))
         response = httpx.get(f"{server.url}/api/matches/{match_id}")
         assert response.status_code == 404 and error_of(response)["code"] == "match/not-found"
-    assert hub._loading == {} and hub.runtimes == {}
+    assert hub.registry.loading == {} and hub.registry.matches == {}
 
 
 # --- 7. body limit without Content-Length --------------------------------------------------------
@@ -706,17 +706,17 @@ def test_concurrent_loads_of_one_match_give_one_runtime(tmp_path: Path) -> None:
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from gameshelf.server.db import Store
     from gameshelf.server.hub import Hub
+    from gameshelf.server.store import Store
 
     async def scenario() -> None:
         store = Store(database_url("sqlite", tmp_path))
         hub = Hub(store, ThreadPoolExecutor(2))
-        created = await hub.create_match("cage", [HUMAN, HUMAN], None)
-        hub.runtimes.clear()  # as after an eviction
-        loaded = await asyncio.gather(*(hub.runtime(created.id) for _ in range(30)))
+        created = await hub.lobby.create_match("cage", [HUMAN, HUMAN], None)
+        hub.registry.matches.clear()  # as after an eviction
+        loaded = await asyncio.gather(*(hub.registry.get(created.id) for _ in range(30)))
         assert len({id(runtime) for runtime in loaded}) == 1
-        assert hub.runtimes[created.id] is loaded[0] and hub._loading == {}
+        assert hub.registry.matches[created.id] is loaded[0] and hub.registry.loading == {}
         store.close()
 
     asyncio.run(scenario())

@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gameshelf.server.db import Store, utcnow
 from gameshelf.server.logins import LoginThrottle
 from gameshelf.server.settings import ServerSettings
+from gameshelf.server.store import Store, utcnow
 
 from .conftest import DATABASES, GENEROUS, RunningServer, database_url
 

@@ -16,7 +16,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
 from gameshelf.server.client import SeatClient
-from gameshelf.server.db import MIGRATIONS, Base, Store, _alembic_config, schema_revision
+from gameshelf.server.store import MIGRATIONS, Base, Store, schema_revision
+from gameshelf.server.store.schema import alembic_config
 
 from .conftest import DATABASES, RunningServer, database_url
 
@@ -35,7 +36,7 @@ def _old_database(kind: str, tmp_path: Path) -> str:
         return url
     engine = create_engine(url)
     with engine.begin() as connection:
-        command.upgrade(_alembic_config(connection), "0001")
+        command.upgrade(alembic_config(connection), "0001")
         inserts = [
             line for line in OLD_SQLITE.read_text().splitlines() if line.startswith("INSERT")
         ]

@@ -18,21 +18,23 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from gameshelf.server import live
-from gameshelf.server.accounts import AccountStore, RatingRow
+from gameshelf.server.accounts import AccountStore
 from gameshelf.server.client import Lobby, SeatClient
-from gameshelf.server.db import (
-    MIGRATION_LOCK,
+from gameshelf.server.committer import GroupCommitter
+from gameshelf.server.ratings import settle
+from gameshelf.server.store import (
     CardSetRow,
     MatchExtras,
     MatchRow,
-    PendingMove,
+    PendingChange,
+    RatingRow,
     SeatInfo,
     Store,
+    StoredMove,
     schema_revision,
     upgrade_schema,
 )
-from gameshelf.server.hub import GroupCommitter
-from gameshelf.server.ratings import settle
+from gameshelf.server.store.schema import MIGRATION_LOCK
 
 from .conftest import DATABASES, RunningServer, database_url
 from .test_cluster import Process
@@ -185,8 +187,9 @@ def test_a_failing_game_over_hook_costs_only_its_own_move(store: Store) -> None:
         store.create_match(match_id, "axiom", 1, seats)
     store.game_over_hooks.append(_failing_for("00000000000000c1"))
 
-    def ending(match_id: str) -> PendingMove:
-        return PendingMove(match_id, 0, 0, 0, "a1", 1, "finished", [1.0, -1.0], "done")
+    def ending(match_id: str) -> PendingChange:
+        move = StoredMove(0, 0, 0, "a1")
+        return PendingChange(match_id, 1, "finished", [1.0, -1.0], "done", move=move)
 
     async def both() -> tuple[bool | BaseException, bool | BaseException]:
         writer = GroupCommitter(store)  # both moves queue before its first batch runs

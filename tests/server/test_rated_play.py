@@ -14,11 +14,11 @@ import pytest
 
 from gameshelf.server.accounts import AccountStore
 from gameshelf.server.client import SeatClient
-from gameshelf.server.db import Store
 from gameshelf.server.names import skeleton
 from gameshelf.server.ratings import settle
 from gameshelf.server.routes.accounts import same_origin
 from gameshelf.server.settings import ServerSettings
+from gameshelf.server.store import Store
 
 from .conftest import DATABASES, RunningServer, database_url
 from .test_accounts import ROOMY, _seated

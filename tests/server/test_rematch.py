@@ -122,7 +122,7 @@ def test_offers_leave_memory_with_their_idle_match(tmp_path: Path) -> None:
             new_id = table.request({"type": "rematch", "seat": 0})["next"]
         assert hub.rematches.known == {solo: new_id} and solo not in hub.rematches.offers
         deadline = time.monotonic() + 15
-        while match_id in hub.runtimes or solo in hub.runtimes:
+        while match_id in hub.registry.matches or solo in hub.registry.matches:
             assert time.monotonic() < deadline, "the idle matches stayed in memory"
             time.sleep(0.05)
         assert hub.rematches.offers == {} and hub.rematches.known == {}

@@ -59,6 +59,6 @@ def test_finished_matches_keep_their_result_in_words_out_of_memory(
     match = lobby.create("axia(players=1)", [RANDOM], seed=2)
     while lobby.match(match["id"])["status"] != "finished":
         time.sleep(0.1)
-    server.server.config.app.state.hub.runtimes.clear()  # as after an eviction
+    server.server.config.app.state.hub.registry.matches.clear()  # as after an eviction
     listed = lobby.matches("finished")[0]
     assert listed["id"] == match["id"] and listed["result_text"].startswith("solo score ")

@@ -13,9 +13,8 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from gameshelf.server.accounts import RatingChangeRow
 from gameshelf.server.client import Lobby, SeatClient
-from gameshelf.server.db import Store
+from gameshelf.server.store import RatingChangeRow, Store
 
 from .conftest import DATABASES, RunningServer, database_url
 from .test_accounts import ROOMY, _expected, _rating, _register

@@ -2,89 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from gameshelf.core.record import parse_record, replay
 from gameshelf.server.client import Lobby, SeatClient
 
 from .conftest import DATABASES, database_url
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gameshelf.cli.main",
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            url,
-            "--log-level",
-            "warning",
-        ],
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError(f"server did not start: {log.read_text()}")
-
-
-class ServerProcess:
-    """`gameshelf serve` in its own process on a fixed port, killed with SIGKILL on demand."""
-
-    def __init__(self, url: str, log: Path) -> None:
-        self.url = url
-        self.log = log
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = _start(url, self.port, log)
-
-    def kill9(self) -> None:
-        """``kill -9`` the server: no shutdown code of ours runs."""
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def restart(self) -> None:
-        """Start a new server on the same database and port."""
-        self.process = _start(self.url, self.port, self.log)
-
-    def crash_and_restart(self) -> None:
-        """``kill -9`` the server, then start a new one on the same database and port."""
-        self.kill9()
-        self.restart()
-
-    def __enter__(self) -> ServerProcess:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.process.kill()
-        self.process.wait(timeout=10)
+from .helpers import ServerProcess
 
 
 @pytest.mark.parametrize("database", DATABASES)

@@ -10,7 +10,7 @@ from pathlib import Path
 from gameshelf.server.client import Lobby
 from gameshelf.server.logs import KeyValueFormatter
 
-from .test_restart import _free_port
+from .helpers import free_port as _free_port
 
 HUMAN = {"kind": "human"}
 OPTIONS = ["--log-level", "info", "--bot-workers", "0", "--database-url"]

@@ -6,8 +6,7 @@ its password. Logging in makes a session: a random token sent once as an HTTP-on
 stored only as its SHA-256, with an expiry. A seat is an account's when a logged-in player joins
 it, or when a guest's browser later proves the seat's token (a *claim*).
 
-The tables (migration ``0004``) are declared here, on the server's one ``Base``; the migrations'
-environment imports this module, so every migrated database's metadata knows them.
+The tables (migration ``0004``) are declared with every other table in :mod:`.store`.
 """
 
 from __future__ import annotations
@@ -17,96 +16,39 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import partial
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
 from .contract import is_match_id
-from .db import Base, MatchRow, SeatRow, as_utc, hash_token, token_matches, utcnow
 from .errors import ServerError
 from .names import normalise_name, skeleton
+from .store import (
+    NAME_KEY_LENGTH,
+    AccountRow,
+    MatchRow,
+    RatedMatchRow,
+    SeatAccountRow,
+    SeatRow,
+    SessionRow,
+    as_utc,
+    hash_token,
+    token_matches,
+    utcnow,
+)
 
 if TYPE_CHECKING:
-    from .db import Store
+    from .store import Store
 
-NAME_KEY_LENGTH = 64
-"""Characters of ``accounts.name_key``: a name whose key is longer is refused, not stored."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # bounds the hashing work one request can ask for
 SESSION_COOKIE = "gameshelf_session"
-
-
-class AccountRow(Base):
-    """A registered player: display name, normalised key, Argon2 password hash."""
-
-    __tablename__ = "accounts"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(32))
-    name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH), unique=True, index=True)
-    password_hash: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class SessionRow(Base):
-    """A log-in session: only the SHA-256 of its cookie token is kept."""
-
-    __tablename__ = "account_sessions"
-    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
-
-
-class SeatAccountRow(Base):
-    """A seat held by an account (a seat without a row is a guest's)."""
-
-    __tablename__ = "seat_accounts"
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-
-
-class RatedMatchRow(Base):
-    """A match chosen as rated at creation; ``settled`` once its ratings were applied."""
-
-    __tablename__ = "rated_matches"
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    settled: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-
-class RatingRow(Base):
-    """An account's current rating for one game and player count."""
-
-    __tablename__ = "ratings"
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
-    game: Mapped[str] = mapped_column(String(16), primary_key=True)
-    players: Mapped[int] = mapped_column(Integer, primary_key=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class RatingChangeRow(Base):
-    """What one rated match did to one seat's account rating (the audit trail)."""
-
-    __tablename__ = "rating_changes"
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    game: Mapped[str] = mapped_column(String(16))
-    players: Mapped[int] = mapped_column(Integer)
-    mu_before: Mapped[float] = mapped_column(Float)
-    sigma_before: Mapped[float] = mapped_column(Float)
-    mu_after: Mapped[float] = mapped_column(Float)
-    sigma_after: Mapped[float] = mapped_column(Float)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 @dataclass(frozen=True)

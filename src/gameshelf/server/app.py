@@ -25,10 +25,8 @@ from gameshelf import __version__
 from gameshelf.core.errors import GameshelfError
 
 from .bots import make_executor
-from .clocks import ClockSteward
-from .cluster import Cluster, SingleProcessGuard
+from .cluster import SingleProcessGuard
 from .contract import ErrorResponse, frame_schemas
-from .db import Store
 from .errors import ServerError, error_body, http_status
 from .guard import GuardMiddleware, RateLimiter, SocketCounter
 from .hub import Hub
@@ -37,6 +35,8 @@ from .routes import analysis as analysis_routes
 from .routes import include_routes
 from .routes.pages import browser_not_found, static_dir
 from .settings import ServerSettings
+from .store import Store
+from .timing import TimeSource
 from .vetting import CardSetCatalog
 
 log = logging.getLogger("gameshelf.server")
@@ -56,11 +56,13 @@ def create_app(
     bot_workers: int = 2,
     settings: ServerSettings | None = None,
     card_sets: dict[str, Path] | None = None,
+    clock: TimeSource | None = None,
 ) -> FastAPI:
     """Build the app on a database URL; ``bot_workers=0`` runs bots on threads instead.
 
     ``card_sets`` are the operator's extra AXIA card sets by name (``--card-set NAME=FILE``),
     validated here, at start-up; network clients can choose only these and ``standard``.
+    ``clock``: the server's time source (tests pass a :class:`~.timing.FakeTime`).
     """
     limits = settings or ServerSettings()
     catalog = CardSetCatalog(card_sets)
@@ -75,17 +77,17 @@ def create_app(
             partial(on_game_over, pair_cap=limits.rated_pair_games_per_day)
         )
         executor = make_executor(bot_workers)
-        hub = Hub(store, executor, limits, catalog, bot_workers)
+        hub = Hub(store, executor, limits, catalog, clock)
         app.state.hub = hub
         hub.rematches.limiter = app.state.create_limiter  # a rematch is a create too
         if database_url.startswith("postgresql"):
-            hub.cluster = Cluster(database_url)
-            await hub.cluster.start(hub)
-        resumed = await hub.resume()
-        steward = ClockSteward(hub)
+            await hub.join_cluster(database_url)
+        resumed = await hub.sync.resume()
+        steward = hub.steward
         steward.start()  # flags clocks that ran out, also those that ran out while we were down
-        if hub.broken:
-            log.warning("%d matches could not be loaded and were set aside", len(hub.broken))
+        broken = hub.registry.broken
+        if broken:
+            log.warning("%d matches could not be loaded and were set aside", len(broken))
         log.info("gameshelf server ready on %s; %d running matches resumed", database_url, resumed)
         evictor = asyncio.get_running_loop().create_task(_evict_forever(hub))
         try:
@@ -93,9 +95,9 @@ def create_app(
         finally:
             evictor.cancel()
             await steward.stop()
-            for runtime in hub.runtimes.values():
-                if runtime.bot_task is not None:
-                    runtime.bot_task.cancel()
+            for match in hub.registry.matches.values():
+                if match.bot_task is not None:
+                    match.bot_task.cancel()
             if hub.cluster is not None:
                 await hub.cluster.stop()
             executor.shutdown(wait=False, cancel_futures=True)
@@ -154,7 +156,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
 async def _evict_forever(hub: Hub) -> None:
     while True:
         await asyncio.sleep(min(EVICT_EVERY_SECONDS, hub.settings.idle_evict_seconds))
-        evicted = await hub.evict_idle()
+        evicted = hub.evict_idle()
         if evicted:
             log.info("%d idle matches left memory", evicted)
 

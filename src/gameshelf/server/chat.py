@@ -10,33 +10,23 @@ may mute other seats: their messages are no longer sent to that connection.
 from __future__ import annotations
 
 import asyncio
-import time
 import unicodedata
 import weakref
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import select
 
-from .db import Base, as_utc, utcnow
+from .contract import ChatMessage, ChatMessagesFrame
 from .errors import ServerError
 from .names import REFUSED_CATEGORIES, shows_something
+from .store import ChatRow, as_utc, utcnow
 
 if TYPE_CHECKING:
-    from .hub import Client, Hub, Runtime
-
-
-class ChatRow(Base):
-    """One chat message of a match."""
-
-    __tablename__ = "chat_messages"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    text: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    from .match import Match
+    from .outbox import Client
+    from .settings import ServerSettings
+    from .store import Store
+    from .timing import TimeSource
 
 
 HISTORY = 100
@@ -80,20 +70,22 @@ def _joins(text: str, at: int) -> bool:
 class ChatRooms:
     """The chat of every match this process holds: rate buckets and each connection's mutes."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, store: Store, settings: ServerSettings, clock: TimeSource) -> None:
+        self.store = store
+        self.settings = settings
+        self.time = clock
         self.muted: weakref.WeakKeyDictionary[Client, set[int]] = weakref.WeakKeyDictionary()
         self.buckets: dict[tuple[str, int], tuple[float, float]] = {}
 
     def may_read(self, client: Client) -> bool:
         """Players read their match's chat; spectators only where the operator allows it."""
-        return bool(client.seats) or bool(self.hub.settings.chat_spectators)
+        return bool(client.seats) or bool(self.settings.chat_spectators)
 
     def _take(self, match_id: str, seat: int) -> bool:
         """One message from this seat's bucket (a burst of 3, refilled at the per-minute rate)."""
-        rate = self.hub.settings.chat_per_minute / 60.0
+        rate = self.settings.chat_per_minute / 60.0
         burst = 3.0
-        now = time.monotonic()
+        now = self.time.monotonic()
         tokens, stamp = self.buckets.get((match_id, seat), (burst, now))
         tokens = min(burst, tokens + (now - stamp) * rate)
         if tokens < 1:
@@ -105,19 +97,19 @@ class ChatRooms:
                 del self.buckets[key]
         return True
 
-    async def history(self, runtime: Runtime, client: Client) -> None:
+    async def history(self, match: Match, client: Client) -> None:
         """Send a newly connected client the chat so far (if it may read it and there is any:
         a match without chat costs its connections no extra frame)."""
-        if not self.may_read(client) or runtime.bots_only:
+        if not self.may_read(client) or match.bots_only:
             return
-        rows = await asyncio.to_thread(self._load, runtime.id)
+        rows = await asyncio.to_thread(self._load, match.id)
         if not rows:
             return
         messages = [self._message(row) for row in rows]
-        client.offer({"type": "chat", "match": runtime.id, "messages": messages})
+        client.send(ChatMessagesFrame(type="chat", match=match.id, messages=messages))
 
     def _load(self, match_id: str) -> list[ChatRow]:
-        with self.hub.store.session() as session:
+        with self.store.session() as session:
             rows = session.scalars(
                 select(ChatRow)
                 .where(ChatRow.match_id == match_id)
@@ -127,20 +119,15 @@ class ChatRooms:
             return list(reversed(rows))
 
     @staticmethod
-    def _message(row: ChatRow) -> dict[str, Any]:
-        return {
-            "seat": row.seat,
-            "name": row.name,
-            "text": row.text,
-            "at": as_utc(row.created).isoformat(),
-        }
+    def _message(row: ChatRow) -> ChatMessage:
+        return ChatMessage(
+            seat=row.seat, name=row.name, text=row.text, at=as_utc(row.created).isoformat()
+        )
 
-    async def say(
-        self, runtime: Runtime, client: Client, seat: int | None, text: str
-    ) -> dict[str, Any]:
+    async def say(self, match: Match, client: Client, seat: int | None, text: str) -> ChatMessage:
         """Store a player's message and send it to every other connection that reads the chat
         and has not muted its seat; returns the message (the sender's answer)."""
-        settings = self.hub.settings
+        settings = self.settings
         if not client.seats:
             raise ServerError("chat/not-allowed", "spectators cannot write in the chat")
         if seat is None:
@@ -148,36 +135,36 @@ class ChatRooms:
         if seat not in client.seats:
             raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
         cleaned = clean_text(text, settings.chat_max_chars)
-        if not self._take(runtime.id, seat):
+        if not self._take(match.id, seat):
             raise ServerError(
                 "request/rate-limited",
                 f"at most {settings.chat_per_minute:g} chat messages a minute; this one was "
                 "not sent",
             )
-        name = runtime.seats[seat].name
-        row = await asyncio.to_thread(self._store, runtime.id, seat, name, cleaned)
+        name = match.seats[seat].name
+        row = await asyncio.to_thread(self._store, match.id, seat, name, cleaned)
         message = self._message(row)
-        for other in list(runtime.clients):
+        for other in list(match.clients):
             if (
                 other is not client
                 and self.may_read(other)
                 and seat not in self.muted.get(other, set())
             ):
-                other.offer({"type": "chat", "match": runtime.id, "messages": [message]})
+                other.send(ChatMessagesFrame(type="chat", match=match.id, messages=[message]))
         return message
 
     def _store(self, match_id: str, seat: int, name: str | None, text: str) -> ChatRow:
         row = ChatRow(match_id=match_id, seat=seat, name=name, text=text, created=utcnow())
-        with self.hub.store.session() as session:
+        with self.store.session() as session:
             session.add(row)
         return row
 
-    def mute(self, runtime: Runtime, client: Client, seats: list[int]) -> list[int]:
+    def mute(self, match: Match, client: Client, seats: list[int]) -> list[int]:
         """Set the seats this connection no longer hears (its own cannot be muted)."""
         for seat in seats:
-            if not 0 <= seat < len(runtime.seats):
+            if not 0 <= seat < len(match.seats):
                 raise ServerError(
-                    "request/invalid", f"seat {seat} does not exist (0..{len(runtime.seats) - 1})"
+                    "request/invalid", f"seat {seat} does not exist (0..{len(match.seats) - 1})"
                 )
         chosen = set(seats) - client.seats
         self.muted[client] = chosen

@@ -26,18 +26,31 @@ import fcntl
 import logging
 import os
 from collections.abc import Coroutine
-from typing import IO, TYPE_CHECKING
+from typing import IO, Protocol
 
 import psycopg
 
-from .db import NOTIFY_CHANNEL, SEATS_CHANGED, sqlite_file
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .store import NOTIFY_CHANNEL, SEATS_CHANGED, sqlite_file
 
 log = logging.getLogger("gameshelf.server")
 
 STEWARD_EVERY_SECONDS = 1.0
+
+
+class Members(Protocol):
+    """What the cluster asks of this process's matches (:class:`~gameshelf.server.sync.Sync`)."""
+
+    async def refresh(self, match_id: str, version: int) -> None:
+        """Catch ``match_id`` up: another process stored ``version``."""
+
+    async def refresh_seats(self, match_id: str) -> None:
+        """Read ``match_id``'s seats again: another process seated a player."""
+
+    async def take_over(self, match_id: str) -> None:
+        """Drive ``match_id`` from now on: its owner died."""
+
+    async def running_ids(self) -> list[str]:
+        """Every running match in the database."""
 
 
 def conninfo(database_url: str) -> str:
@@ -63,13 +76,13 @@ class Cluster:
         self._lock_guard = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, members: Members) -> None:
         """Open the lock connection, start listening and stewarding."""
         self._locks = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._listen(hub)),
-            loop.create_task(self._steward(hub)),
+            loop.create_task(self._listen(members)),
+            loop.create_task(self._steward(members)),
         ]
 
     async def stop(self) -> None:
@@ -125,7 +138,7 @@ class Cluster:
             if self._locks is not None:
                 await self._locks.execute("SELECT pg_advisory_unlock(%s)", (lock_key(match_id),))
 
-    async def _listen(self, hub: Hub) -> None:
+    async def _listen(self, members: Members) -> None:
         """Apply other processes' changes as their notifications arrive (reconnecting)."""
         while True:
             try:
@@ -136,9 +149,9 @@ class Cluster:
                     async for notice in connection.notifies():
                         match_id, _, version = notice.payload.partition(":")
                         if version == str(SEATS_CHANGED):
-                            work = hub.refresh_seats(match_id)
+                            work = members.refresh_seats(match_id)
                         elif version.isdigit():
-                            work = hub.refresh(match_id, int(version))
+                            work = members.refresh(match_id, int(version))
                         else:
                             continue
                         asyncio.get_running_loop().create_task(_quietly(work))
@@ -148,12 +161,12 @@ class Cluster:
                 log.warning("cluster: listening failed (%s); reconnecting in 1 s", error)
                 await asyncio.sleep(1.0)
 
-    async def _steward(self, hub: Hub) -> None:
+    async def _steward(self, members: Members) -> None:
         """Each second, take over running matches nobody owns (their process died)."""
         while True:
             await asyncio.sleep(STEWARD_EVERY_SECONDS)
             try:
-                ids = await asyncio.to_thread(hub.store.match_ids, "running")
+                ids = await members.running_ids()
                 held = await self._held_keys()
                 orphans = [i for i in ids if i not in self.owned and lock_key(i) not in held]
                 self.elsewhere = {i for i in ids if i not in self.owned and lock_key(i) in held}
@@ -161,9 +174,7 @@ class Cluster:
                     if not await self.own(match_id):
                         continue
                     log.info("cluster: this process now owns match %s", match_id)
-                    runtime = await hub.runtime(match_id)
-                    await hub.refresh(match_id, 1 << 62)  # catch up with the database
-                    hub.schedule_bots(runtime)
+                    await members.take_over(match_id)
             except asyncio.CancelledError:
                 raise
             except Exception as error:

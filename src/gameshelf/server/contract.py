@@ -697,6 +697,9 @@ class StateFrame(BaseModel):
     moves: list[str] | None = Field(default=None, description="absent with hidden information")
     ack: RequestId | None = None
     clock: ClockInfo | None = None
+    players: list[SeatSummary] | None = Field(
+        default=None, description="every seat as everyone may see it (names, bots, taken)"
+    )
 
 
 class PongFrame(BaseModel):

@@ -16,8 +16,7 @@ from sqlalchemy import select
 
 from gameshelf.core.registry import load
 
-from .accounts import RatedMatchRow
-from .db import ClockRow, SeatInfo, SeatRow, Store
+from .store import ClockRow, RatedMatchRow, SeatInfo, SeatRow, Store
 
 
 def occupant(seat: SeatInfo) -> str | None:

@@ -21,10 +21,21 @@ from pydantic import ValidationError
 
 from gameshelf.core.errors import GameshelfError
 
-from . import clocks, social
-from .contract import CLIENT_FRAMES, MoveFrame, PingFrame, ResignFrame, SyncFrame, UndoFrame
+from . import frames, social
+from .contract import (
+    CLIENT_FRAMES,
+    ErrorFrame,
+    MoveFrame,
+    PingFrame,
+    PongFrame,
+    ResignFrame,
+    SyncFrame,
+    UndoFrame,
+)
 from .errors import ServerError, error_body
-from .hub import Client, Hub, Runtime
+from .hub import Hub
+from .match import Match
+from .outbox import Client
 from .settings import ServerSettings
 
 log = logging.getLogger("gameshelf.server")
@@ -44,19 +55,21 @@ async def serve_socket(
     """
     client = Client(queue_size=limits.send_queue, address=address)
     writer = asyncio.get_running_loop().create_task(_write_outbox(websocket, client))
-    runtime: Runtime | None = None
+    match: Match | None = None
     try:
-        runtime = await _hello(hub, websocket, match_id, client, limits)
-        if runtime is not None:
-            await _read_messages(hub, websocket, runtime, client, limits)
+        match = await _hello(hub, websocket, match_id, client, limits)
+        if match is not None:
+            await _read_messages(hub, websocket, match, client, limits)
     finally:
-        hub.disconnect(runtime, client)
+        if match is not None:
+            match.clients.discard(client)
+            match.touched = hub.time.monotonic()
         await _close(websocket, writer, client)
 
 
 async def _hello(
     hub: Hub, websocket: WebSocket, match_id: str, client: Client, limits: ServerSettings
-) -> Runtime | None:
+) -> Match | None:
     """Wait for the hello, check it and register the client; None if the socket must close."""
     try:
         text = await asyncio.wait_for(_receive_text(websocket), limits.hello_timeout)
@@ -64,12 +77,12 @@ async def _hello(
         if message.get("type") != "hello":
             raise ServerError("request/invalid", 'the first message must be {"type": "hello"}')
         hello = validate_frame(message)
-        runtime = await hub.runtime(match_id)
-        await hub.connect(runtime, client, list(hello.tokens))
-        await social.on_connect(hub, runtime, client)
-        return runtime
+        match = await hub.registry.get(match_id)
+        await connect(hub, match, client, list(hello.tokens))
+        await social.on_connect(hub, match, client)
+        return match
     except TimeoutError:
-        client.offer(
+        client.send(
             error_frame(
                 ServerError("request/timeout", f"no hello within {limits.hello_timeout:g} s")
             )
@@ -77,12 +90,12 @@ async def _hello(
     except WebSocketDisconnect:
         client.overflowed.set()  # nothing more can be sent
     except GameshelfError as error:
-        client.offer(error_frame(error))
+        client.send(error_frame(error))
     return None
 
 
 async def _read_messages(
-    hub: Hub, websocket: WebSocket, runtime: Runtime, client: Client, limits: ServerSettings
+    hub: Hub, websocket: WebSocket, match: Match, client: Client, limits: ServerSettings
 ) -> None:
     bucket = TokenBucket(limits.ws_rate_burst, limits.ws_rate_per_second)
     too_slow = asyncio.get_running_loop().create_task(client.overflowed.wait())
@@ -97,14 +110,14 @@ async def _read_messages(
                 text = receiving.result()
             except WebSocketDisconnect:
                 return
-            await _answer(hub, runtime, client, bucket, text, limits)
+            await _answer(hub, match, client, bucket, text, limits)
     finally:
         too_slow.cancel()
 
 
 async def _answer(
     hub: Hub,
-    runtime: Runtime,
+    match: Match,
     client: Client,
     bucket: TokenBucket,
     text: str | None,
@@ -121,26 +134,21 @@ async def _answer(
                 f"too many messages: at most {limits.ws_rate_per_second:g} per second "
                 f"(bursts of {limits.ws_rate_burst:g}); this one was dropped",
             )
-        await _dispatch(hub, runtime, client, validate_frame(message), request_id)
+        await _dispatch(hub, match, client, validate_frame(message), request_id)
     except GameshelfError as error:
-        reply = error_frame(error)
-        if request_id is not None:
-            reply["id"] = request_id
-        client.offer(reply)
+        client.send(error_frame(error, request_id))
     except Exception:  # a bug must cost one message, not the connection
-        log.exception("unexpected error in match %s", runtime.id)
-        reply = {
-            "type": "error",
-            "code": "server/error",
-            "message": "the server could not handle this message",
-        }
-        if request_id is not None:
-            reply["id"] = request_id
-        client.offer(reply)
+        log.exception("unexpected error in match %s", match.id)
+        failure = ServerError("server/error", "the server could not handle this message")
+        client.send(error_frame(failure, request_id))
 
 
-def error_frame(error: GameshelfError) -> dict[str, Any]:
-    return {"type": "error", **error_body(error)["error"]}
+def error_frame(error: GameshelfError, request_id: str | int | None = None) -> ErrorFrame:
+    """A coded refusal as a frame, naming the request it answers when it had an id."""
+    frame = ErrorFrame(type="error", **error_body(error)["error"])
+    if request_id is not None:
+        frame.id = request_id
+    return frame
 
 
 async def _write_outbox(websocket: WebSocket, client: Client) -> None:
@@ -303,20 +311,56 @@ def _unknown_type() -> Any:
 
 
 async def _dispatch(
-    hub: Hub, runtime: Runtime, client: Client, frame: Any, request_id: str | int | None
+    hub: Hub, match: Match, client: Client, frame: Any, request_id: str | int | None
 ) -> None:
     ack = (client, request_id)
     if isinstance(frame, MoveFrame):
-        await hub.play(runtime, client, frame.seat, frame.move, frame.version, ack)
+        await hub.round.play(match, client, frame.seat, frame.move, frame.version, ack)
     elif isinstance(frame, UndoFrame):
-        await hub.undo(runtime, client, frame.seat, frame.version, ack)
+        await hub.round.undo(match, client, frame.seat, frame.version, ack)
     elif isinstance(frame, ResignFrame):
-        await clocks.resign(hub, runtime, client.seats, frame.seat, ack)
+        await hub.round.resign(match, client, frame.seat, ack)
     elif isinstance(frame, SyncFrame):
-        client.offer(hub.state_message(runtime, client, None) | {"ack": request_id})
+        state = frames.state_frame(match, client.seats, None, hub.time.now())
+        state.ack = request_id
+        client.send(state)
     elif isinstance(frame, PingFrame):
-        client.offer({"type": "pong", "ack": request_id})
+        client.send(PongFrame(type="pong", ack=request_id))
     elif social.handles(frame):
-        await social.dispatch(hub, runtime, client, frame, request_id)
+        await social.dispatch(hub, match, client, frame, request_id)
     else:
         raise ServerError("request/invalid", "hello is only the first message of a connection")
+
+
+async def connect(hub: Hub, match: Match, client: Client, tokens: list[str]) -> None:
+    """Register a connection, proving its seats by token, and send it the welcome and the
+    state. Spectators and seated connections are counted apart, each up to the cap: a gallery
+    of strangers must never keep the players out of their own match."""
+    try:
+        seats = seats_of_tokens(match, tokens)
+    except ServerError:
+        if not hub.sync.shared:
+            raise
+        await hub.sync.refresh_seats(match.id)  # joined through another process just now
+        seats = seats_of_tokens(match, tokens)
+    cap = hub.settings.sockets_per_match
+    alike = sum(1 for other in match.clients if bool(other.seats) == bool(seats))
+    if alike >= cap:
+        who = "players' connections" if seats else "spectators"
+        raise ServerError("server/busy", f"match {match.id} already has {cap} {who}")
+    client.seats = seats
+    match.clients.add(client)
+    match.touched = hub.time.monotonic()
+    client.send(frames.welcome(match, client))
+    client.send(frames.state_frame(match, client.seats, None, hub.time.now()))
+
+
+def seats_of_tokens(match: Match, tokens: list[str]) -> set[int]:
+    """The seats these tokens prove (a token of no seat is refused)."""
+    seats = set()
+    for token in tokens:
+        seat = match.seat_of_token(token)
+        if seat is None:
+            raise ServerError("auth/bad-token", "a token does not match any seat of this match")
+        seats.add(seat)
+    return seats

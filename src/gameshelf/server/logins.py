@@ -17,37 +17,19 @@ import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, String, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from .db import Base, as_utc, hash_token, utcnow
+from .store import Base, KnownDeviceRow, LoginThrottleRow, as_utc, hash_token, utcnow
 
 if TYPE_CHECKING:
-    from .db import Store
+    from .store import Store
 
 DEVICE_COOKIE = "gameshelf_device"
 DEVICE_LIFE = timedelta(days=365)
 """How long a browser stays a known device of an account after its last log-in there."""
-
-
-class LoginThrottleRow(Base):
-    """One account name's bucket of password tries: ``tokens`` left at ``stamp``."""
-
-    __tablename__ = "login_throttles"
-    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    tokens: Mapped[float] = mapped_column(Float)
-    stamp: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class KnownDeviceRow(Base):
-    """A browser that logged in to an account: only the SHA-256 of its cookie is kept."""
-
-    __tablename__ = "login_devices"
-    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
-    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class LoginThrottle:

@@ -22,9 +22,16 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from .accounts import RatedMatchRow, RatingChangeRow, RatingRow, SeatAccountRow
-from .db import MatchRow, SeatRow, utcnow
 from .errors import ServerError
+from .store import (
+    MatchRow,
+    RatedMatchRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatAccountRow,
+    SeatRow,
+    utcnow,
+)
 
 RATINGS_FILE = Path(__file__).with_name("bot_ratings.json")
 

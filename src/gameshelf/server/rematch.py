@@ -15,29 +15,23 @@ is stored with it.
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import DateTime, ForeignKey, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import select
 
-from . import clocks
-from .accounts import RatedMatchRow, SeatAccountRow
-from .db import Base, SeatInfo, utcnow
+from .contract import RematchFrame
 from .errors import ServerError
 from .guard import RateLimiter
+from .match import Status
+from .store import RatedMatchRow, RematchRow, SeatAccountRow, SeatInfo, utcnow
 
 if TYPE_CHECKING:
-    from .hub import Client, Hub, Runtime
-
-
-class RematchRow(Base):
-    """The rematch that followed a match."""
-
-    __tablename__ = "match_rematches"
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    next_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    from .lobby import Lobby
+    from .match import Match
+    from .outbox import Client
+    from .registry import MatchRegistry
+    from .round import Round
+    from .store import Store
 
 
 def new_seat(old_seat: int, seats: int) -> int:
@@ -48,8 +42,11 @@ def new_seat(old_seat: int, seats: int) -> int:
 class Rematches:
     """Offers per finished match, and the creation of the rematch once every human agreed."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, store: Store, lobby: Lobby, registry: MatchRegistry, round_: Round) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.registry = registry
+        self.round = round_
         self.offers: dict[str, set[int]] = {}
         """Seats asking for a rematch, per finished match held in memory that has none yet."""
         self.known: dict[str, str] = {}
@@ -74,55 +71,55 @@ class Rematches:
         return found
 
     def _stored_next(self, match_id: str) -> str | None:
-        with self.hub.store.session() as session:
+        with self.store.session() as session:
             row = session.get(RematchRow, match_id)
             return None if row is None else row.next_id
 
-    def frame(self, runtime: Runtime, next_id: str | None) -> dict[str, Any]:
+    def frame(self, match: Match, next_id: str | None) -> RematchFrame:
         """What everyone connected hears: who asked, and the new match once there is one
         (then every human seat asked: the offers themselves are forgotten by then)."""
-        count = len(runtime.seats)
+        count = len(match.seats)
         if next_id is None:
-            offers = sorted(self.offers.get(runtime.id, set()))
+            offers = sorted(self.offers.get(match.id, set()))
         else:
-            offers = [s.seat for s in runtime.seats if s.kind == "human"]
-        return {
-            "type": "rematch",
-            "match": runtime.id,
-            "offers": offers,
-            "next": next_id,
-            "seat_map": [new_seat(seat, count) for seat in range(count)],
-        }
+            offers = [s.seat for s in match.seats if s.kind == "human"]
+        return RematchFrame(
+            type="rematch",
+            match=match.id,
+            offers=offers,
+            next=next_id,
+            seat_map=[new_seat(seat, count) for seat in range(count)],
+        )
 
-    async def offer(self, runtime: Runtime, client: Client, seat: int, accept: bool) -> str | None:
+    async def offer(self, match: Match, client: Client, seat: int, accept: bool) -> str | None:
         """``seat`` asks for (or withdraws its wish for) a rematch; returns the new match's id
         once every human seat has asked."""
         if seat not in client.seats:
             raise ServerError("auth/bad-token", f"this connection does not hold seat {seat}")
-        async with runtime.lock:
-            if runtime.status != "finished":
+        async with match.lock:
+            if match.status != Status.FINISHED:
                 raise ServerError("match/not-finished", "a rematch comes once the game is over")
-            next_id = await self.next_of(runtime.id)
+            next_id = await self.next_of(match.id)
             if next_id is None:
-                wishes = set(self.offers.get(runtime.id, set()))
+                wishes = set(self.offers.get(match.id, set()))
                 if accept:
                     wishes.add(seat)
                 else:
                     wishes.discard(seat)
-                humans = {s.seat for s in runtime.seats if s.kind == "human"}
+                humans = {s.seat for s in match.seats if s.kind == "human"}
                 if humans <= wishes:
                     self._spend_create(client.address)
-                    next_id = await self._create(runtime)
-                    self.known[runtime.id] = next_id
-                    self.offers.pop(runtime.id, None)  # done with: the rematch exists
+                    next_id = await self._create(match)
+                    self.known[match.id] = next_id
+                    self.offers.pop(match.id, None)  # done with: the rematch exists
                 elif wishes:
-                    self.offers[runtime.id] = wishes
+                    self.offers[match.id] = wishes
                 else:
-                    self.offers.pop(runtime.id, None)
-            message = self.frame(runtime, next_id)
-        for other in list(runtime.clients):
+                    self.offers.pop(match.id, None)
+            message = self.frame(match, next_id)
+        for other in list(match.clients):
             if other is not client:  # the asker's answer carries its request id
-                other.offer(message)
+                other.send(message)
         return next_id
 
     def _spend_create(self, address: str) -> None:
@@ -135,54 +132,45 @@ class Rematches:
                 f"{wait:.0f} s",
             )
 
-    async def _create(self, runtime: Runtime) -> str:
+    async def _create(self, match: Match) -> str:
         """The rematch: same game and clock, seats moved on, each held by the same token."""
-        hub = self.hub
-        count = len(runtime.seats)
-        moved: list[SeatInfo] = list(runtime.seats)
-        for old in runtime.seats:
+        count = len(match.seats)
+        moved: list[SeatInfo] = list(match.seats)
+        for old in match.seats:
             moved[new_seat(old.seat, count)] = old
         specs = [
             {"kind": "human"} if s.kind == "human" else {"kind": "bot", "agent": s.agent}
             for s in moved
         ]
         control = None
-        if runtime.clock is not None:
-            control = runtime.clock.control
-        fresh = await hub.create_match(runtime.display, specs, None, time_control=control)
-        if runtime.rated:  # before its clock starts: the first moves' grace windows apply
-            hub.mark_rated(fresh)
+        if match.clock is not None:
+            control = match.clock.control
+        fresh = await self.lobby.create_match(match.display, specs, None, time_control=control)
+        if match.rated:  # before its clock starts: the first moves' grace windows apply
+            self.registry.mark_rated(fresh)
         async with fresh.lock:
             for index, old in enumerate(moved):
-                if old.kind != "human" or old.token_hash is None:
-                    continue
-                taken = await asyncio.to_thread(
-                    hub.store.take_seat, fresh.id, index, old.name, old.token_hash
-                )
-                if taken:
-                    fresh.seats[index] = SeatInfo(index, "human", None, old.name, old.token_hash)
-            if all(s.taken for s in fresh.seats):
-                fresh.status = "running"
-            await asyncio.to_thread(self._link, runtime.id, fresh.id)
-            await clocks.started(hub, fresh)
+                if old.kind == "human" and old.token_hash is not None:
+                    await self.round.seat_locked(fresh, index, old.name, old.token_hash)
+            await asyncio.to_thread(self._link, match.id, fresh.id)
         await _carry_rating(
-            hub, runtime.id, fresh.id, {s.seat: new_seat(s.seat, count) for s in runtime.seats}
+            self.store, match.id, fresh.id, {s.seat: new_seat(s.seat, count) for s in match.seats}
         )
-        hub.schedule_bots(fresh)
+        self.round.changed(fresh)
         return fresh.id
 
     def _link(self, match_id: str, next_id: str) -> None:
-        with self.hub.store.session() as session:
+        with self.store.session() as session:
             session.add(RematchRow(match_id=match_id, next_id=next_id, created=utcnow()))
 
 
-async def _carry_rating(hub: Hub, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
+async def _carry_rating(store: Store, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
     """Each account holds its seat of the rematch, and a rated match's rematch is rated."""
-    await asyncio.to_thread(_carry_accounts, hub, old_id, new_id, seat_map)
+    await asyncio.to_thread(_carry_accounts, store, old_id, new_id, seat_map)
 
 
-def _carry_accounts(hub: Hub, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
-    with hub.store.session() as session:
+def _carry_accounts(store: Store, old_id: str, new_id: str, seat_map: dict[int, int]) -> None:
+    with store.session() as session:
         held = session.scalars(select(SeatAccountRow).where(SeatAccountRow.match_id == old_id))
         for row in list(held):
             session.add(

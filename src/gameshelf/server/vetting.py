@@ -33,8 +33,8 @@ from gameshelf.games.axia.cardsets import (
     standard_card_data,
 )
 
-from .db import MatchExtras
 from .errors import ServerError
+from .store import MatchExtras
 
 log = logging.getLogger("gameshelf.server")
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from gameshelf.server import accounts as _accounts  # noqa: F401 (its tables, on Base)
-from gameshelf.server import logins as _logins  # noqa: F401 (its tables, on Base)
-from gameshelf.server.db import Base
+from gameshelf.server.store import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)

@@ -27,7 +27,7 @@ async def health(hub: Annotated[Hub, Depends(get_hub)]) -> Health:
     return Health(
         status="ok",
         version=__version__,
-        matches_in_memory=len(hub.runtimes),
+        matches_in_memory=len(hub.registry.matches),
         matches_owned=owned,
     )
 

@@ -8,13 +8,10 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from gameshelf.core.game import Game
-from gameshelf.core.registry import facts_of
-
-from ..clocks import TimeControl
+from .. import frames
+from ..clock import TimeControl
 from ..contract import (
     CreateMatchRequest,
-    GameFactsInfo,
     JoinRequest,
     JoinResponse,
     MatchData,
@@ -25,20 +22,16 @@ from ..contract import (
     ReplayRequest,
     SeatSummary,
 )
-from ..db import as_utc, utcnow
 from ..deps import MatchIdPath, get_hub, limit_creates, limit_joins, limit_replays
 from ..errors import ServerError
 from ..hub import Hub
 from ..listing import list_details, named_result, roles_of, seat_summary
+from ..live import seats_of_tokens
 from ..names import normalise_name
+from ..store import as_utc, utcnow
 from . import accounts as account_routes
 
 router = APIRouter(tags=["matches"])
-
-
-def _facts(game: Game) -> GameFactsInfo:
-    """The facts of a match's game at its options (the rules summary states them)."""
-    return GameFactsInfo.of(facts_of(game))
 
 
 HubDep = Annotated[Hub, Depends(get_hub)]
@@ -54,11 +47,11 @@ async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) 
     control = None if body.clock is None else TimeControl.of_request(body.clock)
     if body.rated and control is not None:
         check_rated_bank(control, hub.settings.rated_min_bank_seconds)
-    runtime = await hub.create_match(body.game, seats, body.seed, time_control=control)
+    match = await hub.lobby.create_match(body.game, seats, body.seed, time_control=control)
     if body.rated:
-        await account_routes.after_create(request, runtime.id)
-        hub.mark_rated(runtime)  # nobody can have joined yet: no clock has started
-    return MatchSummary(**hub.summary(runtime), rated=body.rated, facts=_facts(runtime.game))
+        await account_routes.after_create(request, match.id)
+        hub.registry.mark_rated(match)  # nobody can have joined yet: no clock has started
+    return frames.summary(match, hub.time.now())
 
 
 def check_rated_bank(control: TimeControl, least_seconds: float) -> None:
@@ -91,7 +84,7 @@ async def list_matches(
     for row in rows:
         updated = as_utc(row.updated or row.created)
         seats = details[row.id]["seats"]
-        text = row.result_text or hub.result_text(row.id)
+        text = row.result_text
         if text and row.result_text:  # the stored words name seats by role
             text = named_result(text, roles_of(row.game, len(seats)), seats)
         items.append(
@@ -117,10 +110,8 @@ async def list_matches(
 async def get_match(match_id: MatchIdPath, hub: HubDep, request: Request) -> MatchSummary:
     """Public facts of one match (seats, status, result; the seed's commitment, and the
     seed itself once the game is over)."""
-    runtime = await hub.current(match_id)
-    summary = MatchSummary(**hub.summary(runtime), facts=_facts(runtime.game))
-    summary.rated = await asyncio.to_thread(account_routes.get_accounts(request).is_rated, match_id)
-    return summary
+    match = await hub.sync.current(match_id)
+    return frames.summary(match, hub.time.now())
 
 
 @router.post("/api/matches/{match_id}/join", dependencies=[Depends(limit_joins)])
@@ -129,13 +120,13 @@ async def join(
 ) -> JoinResponse:
     """Take a free seat; the answer holds the seat's secret token (keep it private)."""
     name = normalise_name(body.name)
-    runtime = await hub.runtime(match_id)
+    match = await hub.registry.get(match_id)
     # One join at a time per match: checked apart from the seat's link, two tabs of one
     # account both passed the one-seat check of a rated match and took two seats.
-    async with runtime.joining:
+    async with match.joining:
         account = await account_routes.before_join(request, match_id, name)  # None: a guest
         name = name if account is None else account.name
-        seat, token = await hub.join(match_id, body.seat, name)
+        seat, token = await hub.round.join(match_id, body.seat, name)
         await account_routes.after_join(request, match_id, seat, account)
     return JoinResponse(match=match_id, seat=seat, token=token)
 
@@ -143,20 +134,20 @@ async def join(
 @router.get("/api/matches/{match_id}/record")
 async def record(match_id: MatchIdPath, hub: HubDep) -> MatchRecord:
     """The game record of a finished match (JSON, replayable with `gameshelf replay`)."""
-    runtime = await hub.current(match_id)
+    match = await hub.sync.current(match_id)
     finished = await asyncio.to_thread(hub.store.finished_at, match_id)
-    body = hub.record(runtime, finished).to_json()
-    body["seed_commitment"] = runtime.commitment
-    body["seed_salt"] = runtime.extras.seed_salt
+    body = frames.record(match, finished).to_json()
+    body["seed_commitment"] = match.commitment
+    body["seed_salt"] = match.extras.seed_salt
     return MatchRecord(**body)
 
 
 async def _replay(hub: Hub, match_id: str, tokens: list[str], all_seats: bool) -> Replay:
-    runtime = await hub.current(match_id)
-    seats = hub.seats_of_tokens(runtime, tokens)
-    hub.check_replay(runtime, all_seats)
-    frames = await asyncio.to_thread(hub.replay_frames, runtime, seats, all_seats)
-    return Replay(match=runtime.id, game=runtime.display, status=runtime.status, frames=frames)  # type: ignore[arg-type]
+    match = await hub.sync.current(match_id)
+    seats = seats_of_tokens(match, tokens)
+    frames.check_replay(match, all_seats)
+    plies = await asyncio.to_thread(frames.replay_frames, match, seats, all_seats)
+    return Replay(match=match.id, game=match.display, status=match.status.value, frames=plies)
 
 
 @router.get("/api/matches/{match_id}/replay", dependencies=[Depends(limit_replays)])
@@ -176,4 +167,4 @@ async def seat_replay(match_id: MatchIdPath, body: ReplayRequest, hub: HubDep) -
 @router.get("/api/matches/{match_id}/data")
 async def match_data(match_id: MatchIdPath, hub: HubDep) -> MatchData:
     """Game data the match's views refer to (AXIA: the card set it was created with)."""
-    return MatchData(**hub.match_data(await hub.runtime(match_id)))
+    return frames.match_data(await hub.registry.get(match_id))

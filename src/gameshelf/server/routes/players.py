@@ -11,13 +11,13 @@ from fastapi import APIRouter, Depends, Path
 from fastapi.responses import FileResponse, HTMLResponse
 from sqlalchemy import select
 
-from ..accounts import AccountRow, AccountStore, RatedMatchRow, RatingRow, SeatAccountRow
+from ..accounts import AccountStore
 from ..contract import MatchPlayers, PlayerGame, PlayerPage, PlayerRating, SeatHolder
-from ..db import MatchRow, as_utc
 from ..deps import MatchIdPath, get_hub
 from ..errors import ServerError
 from ..hub import Hub
 from ..ratings import game_of, ordinal
+from ..store import AccountRow, MatchRow, RatedMatchRow, RatingRow, SeatAccountRow, as_utc
 from .accounts import get_accounts
 from .pages import index
 
@@ -94,12 +94,12 @@ def _player_rows(
 async def _to_move(hub: Hub, match_id: str) -> int | None:
     """The seat to move in a running match (None if it cannot be loaded)."""
     try:
-        runtime = await hub.runtime(match_id)
+        match = await hub.registry.get(match_id)
     except ServerError:
         return None
-    if runtime.status != "running":
+    if match.status != "running":
         return None
-    player: int = runtime.state.current_player()
+    player: int = match.state.current_player()
     return player
 
 
@@ -158,12 +158,12 @@ async def match_players(
     accounts: Annotated[AccountStore, Depends(get_accounts)],
 ) -> MatchPlayers:
     """Whether a match is rated and which of its seats accounts hold."""
-    runtime = await hub.runtime(match_id)
+    match = await hub.registry.get(match_id)
     holders, rated = await asyncio.to_thread(_holders, accounts, match_id)
     return MatchPlayers(
         match=match_id,
         rated=rated,
-        seats=[SeatHolder(seat=s.seat, account=holders.get(s.seat)) for s in runtime.seats],
+        seats=[SeatHolder(seat=s.seat, account=holders.get(s.seat)) for s in match.seats],
     )
 
 

@@ -12,13 +12,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from sqlalchemy import select
 
-from ..accounts import SeatAccountRow
 from ..contract import WaitingGame, WaitingRequest
-from ..db import MatchRow, SeatRow, hash_token
 from ..deps import get_hub
 from ..errors import ServerError
 from ..hub import Hub
 from ..listing import occupant
+from ..store import MatchRow, SeatAccountRow, SeatRow, hash_token
 from .accounts import current_account
 
 router = APIRouter(tags=["matches"])
@@ -36,26 +35,26 @@ async def waiting(
     games: list[WaitingGame] = []
     for match_id, seat in sorted(held | account_seats):
         try:
-            runtime = await hub.runtime(match_id)
+            match = await hub.registry.get(match_id)
         except ServerError:
             continue
-        state = runtime.state
-        if runtime.status != "running" or state.is_terminal() or state.current_player() != seat:
+        state = match.state
+        if match.status != "running" or state.is_terminal() or state.current_player() != seat:
             continue
-        clock = runtime.clock
-        deadline = None if clock is None else clock.deadline(runtime)
+        clock = match.clock
+        deadline = None if clock is None else clock.deadline()
         games.append(
             WaitingGame(
-                match=runtime.id,
-                game=runtime.display,
+                match=match.id,
+                game=match.display,
                 seat=seat,
-                plies=len(runtime.movers),
-                decisions=runtime.decisions,
+                plies=len(match.movers),
+                decisions=match.decisions,
                 clock=None if clock is None else clock.control.mode,
                 deadline=None if deadline is None else deadline.isoformat(),
                 opponents=[
                     occupant(other) or f"player {other.seat + 1}"
-                    for other in runtime.seats
+                    for other in match.seats
                     if other.seat != seat
                 ],
             )

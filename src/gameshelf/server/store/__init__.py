@@ -1,0 +1,96 @@
+"""The server's store: every table and every query (docs/server.md, "Storage").
+
+:mod:`.tables` maps the schema the migrations make; :mod:`.matches` reads and writes matches
+through compare-and-set changes; :mod:`.clocks` keeps clocks and resignations; :mod:`.schema`
+migrates. The values passed in and out are in :mod:`.records`.
+"""
+
+from .clocks import create_clock, due_matches, load_clock, resigned_seat, write_clock
+from .matches import Store
+from .records import (
+    NOTIFY_CHANNEL,
+    SEATS_CHANGED,
+    ClockWrite,
+    MatchExtras,
+    PendingChange,
+    SeatInfo,
+    StoredMatch,
+    StoredMove,
+    as_utc,
+    hash_token,
+    token_matches,
+    utcnow,
+)
+from .schema import (
+    MIGRATIONS,
+    check_database_folder,
+    schema_revision,
+    sqlite_file,
+    upgrade_schema,
+)
+from .tables import (
+    NAME_KEY_LENGTH,
+    AccountRow,
+    Base,
+    CardSetRow,
+    ChatRow,
+    ClockRow,
+    KnownDeviceRow,
+    LoginThrottleRow,
+    MatchExtraRow,
+    MatchRow,
+    MoveRow,
+    RatedMatchRow,
+    RatingChangeRow,
+    RatingRow,
+    RematchRow,
+    ResignationRow,
+    SeatAccountRow,
+    SeatRow,
+    SessionRow,
+)
+
+__all__ = [
+    "MIGRATIONS",
+    "NAME_KEY_LENGTH",
+    "NOTIFY_CHANNEL",
+    "SEATS_CHANGED",
+    "AccountRow",
+    "Base",
+    "CardSetRow",
+    "ChatRow",
+    "ClockRow",
+    "ClockWrite",
+    "KnownDeviceRow",
+    "LoginThrottleRow",
+    "MatchExtraRow",
+    "MatchExtras",
+    "MatchRow",
+    "MoveRow",
+    "PendingChange",
+    "RatedMatchRow",
+    "RatingChangeRow",
+    "RatingRow",
+    "RematchRow",
+    "ResignationRow",
+    "SeatAccountRow",
+    "SeatInfo",
+    "SeatRow",
+    "SessionRow",
+    "Store",
+    "StoredMatch",
+    "StoredMove",
+    "as_utc",
+    "check_database_folder",
+    "create_clock",
+    "due_matches",
+    "hash_token",
+    "load_clock",
+    "resigned_seat",
+    "schema_revision",
+    "sqlite_file",
+    "token_matches",
+    "upgrade_schema",
+    "utcnow",
+    "write_clock",
+]
