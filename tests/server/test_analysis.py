@@ -3,21 +3,26 @@ view, hints only on your turn against bots, the replay rate limit, one computati
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
 import gameshelf
+from gameshelf.server.bots import SearchCancelled, hint_move
 from gameshelf.server.client import Lobby, SeatClient
 from gameshelf.server.db import SeatInfo
 from gameshelf.server.routes import analysis as analysis_routes
 from gameshelf.server.routes.analysis import hint_refusal
+from gameshelf.server.work import scheduler_for
 
 from .conftest import DATABASES, GENEROUS, RunningServer, database_url
 from .test_live import play_to_end
@@ -51,6 +56,12 @@ def finished(lobby: Lobby, game: str, seed: int) -> dict[str, Any]:
     return match
 
 
+def kept(running: RunningServer, kind: str) -> list[tuple[Any, ...]]:
+    """The keys of the answers of ``kind`` that the server's work scheduler keeps."""
+    work = scheduler_for(running.server.config.app.state.hub)
+    return [key for key in work.cache if isinstance(key, tuple) and key[0] == kind]
+
+
 def error(reply: httpx.Response) -> str:
     code: str = reply.json()["error"]["code"]
     return code
@@ -72,12 +83,11 @@ def test_a_finished_cage_match_is_analysed_once(client: Lobby, quick: RunningSer
         assert ply["label"] in (None, "inaccuracy", "mistake", "blunder")
     again = httpx.get(url, timeout=60).json()
     assert again == analysis  # from the cache: one computation per match
-    cache = quick.server.config.app.state.analysis_cache
-    assert list(cache.done) == [(match["id"], None)]
+    assert kept(quick, "analysis") == [("analysis", match["id"], None, 0.05)]
     seat1 = httpx.get(url, params={"seat": 1}, timeout=60).json()
     assert seat1["seat"] == 1
     assert seat1["plies"] == [p for p in analysis["plies"] if p["mover"] == 1]
-    assert list(cache.done) == [(match["id"], None)]  # filtered, not recomputed
+    assert kept(quick, "analysis") == [("analysis", match["id"], None, 0.05)]  # not recomputed
 
 
 def test_only_finished_matches_are_analysed(client: Lobby, quick: RunningServer) -> None:
@@ -196,6 +206,89 @@ def test_a_failed_analysis_is_a_clear_error_and_not_kept(
     monkeypatch.setattr(analysis_routes, "analyse_match", broken)
     failed = httpx.get(url, timeout=60)
     assert failed.status_code == 503 and error(failed) == "server/unavailable"
-    assert not quick.server.config.app.state.analysis_cache.done
+    assert not kept(quick, "analysis")
     monkeypatch.undo()
     assert httpx.get(url, timeout=60).status_code == 200
+
+
+def test_the_same_hint_is_computed_once(
+    client: Lobby, quick: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[bytes] = []
+
+    def counted(snapshot: bytes, seed: int, seconds: float) -> dict[str, Any]:
+        searched.append(snapshot)
+        return hint_move(snapshot, seed, seconds)
+
+    monkeypatch.setattr(analysis_routes, "hint_move", counted)
+    match = client.create("cage", [HUMAN, RANDOM], seed=5)
+    token = client.join(match["id"])["token"]
+    url = f"{quick.url}/api/matches/{match['id']}/hint"
+    with SeatClient(quick.url, match["id"], [token]) as table:
+        table.wait_for_turn(0)
+        hints = [httpx.post(url, json={"token": token}, timeout=30) for _ in range(3)]
+    assert all(reply.status_code == 200 for reply in hints), hints[0].text
+    assert hints[0].json() == hints[1].json() == hints[2].json()
+    assert len(searched) == 1 and len(kept(quick, "hint")) == 1
+
+
+class EndlessAnalysis:
+    """An analysis that runs until the server stops it in its worker (or the test ends)."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.stopped = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, *_args: object) -> list[dict[str, Any]]:
+        self.started.set()
+        try:
+            while not self.release.wait(0.005):  # a search's loop: stoppable between steps
+                pass
+        except SearchCancelled:
+            self.stopped.set()
+            raise
+        return []
+
+
+def test_a_client_that_hangs_up_stops_its_analysis_in_the_worker(
+    client: Lobby, quick: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = finished(client, "cage(players=2,stock=3:3)", seed=6)
+    endless = EndlessAnalysis()
+    monkeypatch.setattr(analysis_routes, "analyse_match", endless)
+    server = urlsplit(quick.url)
+    host, port = server.hostname or "127.0.0.1", server.port or 80
+    request = f"GET /api/matches/{match['id']}/analysis HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n"
+    try:
+        with socket.create_connection((host, port)) as raw:
+            raw.sendall(request.encode())
+            assert endless.started.wait(timeout=30)
+        # the connection is closed: the client has left
+        assert endless.stopped.wait(timeout=30), "the analysis ran on after its client left"
+        assert not kept(quick, "analysis")
+    finally:
+        endless.release.set()
+    monkeypatch.undo()
+    url = f"{quick.url}/api/matches/{match['id']}/analysis"
+    assert httpx.get(url, timeout=60).status_code == 200  # asked again: computed afresh
+
+
+def test_an_address_is_held_to_its_seconds_of_search(tmp_path: Path) -> None:
+    settings = replace(QUICK, work_seconds_per_minute=0.001, work_seconds_burst=0.05)
+    running = RunningServer(database_url("sqlite", tmp_path), settings)
+    lobby = Lobby(running.url)
+    try:
+        first, second = (finished(lobby, "cage(players=2,stock=3:3)", seed=s) for s in (7, 8))
+        url = f"{running.url}/api/matches/{{}}/analysis"
+        assert httpx.get(url.format(first["id"]), timeout=60).status_code == 200
+        refused = httpx.get(url.format(second["id"]), timeout=60)
+        assert refused.status_code == 429 and error(refused) == "request/rate-limited"
+        message = refused.json()["error"]["message"]
+        assert "address 127.0.0.1 has used its search budget" in message
+        assert "0.001 s of search a minute, at most 0.05 s at once" in message
+        again = httpx.get(url.format(first["id"]), params={"seat": 1}, timeout=60)
+        assert again.status_code == 200  # a kept answer costs no budget
+    finally:
+        lobby.close()
+        running.stop()

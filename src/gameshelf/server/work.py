@@ -180,13 +180,18 @@ class WorkScheduler:
         raises :class:`Abandoned`. A search stopped in its worker raises nothing here.
         """
         if key is not None and key in self.cache:
+            _discard(cancel_when)
             self.cache.move_to_end(key)
             return cast(T, self.cache[key])
         job = self.pending.get(key) if key is not None else None
         if job is not None:
             job.waiters += 1
         else:
-            job = self._admit(kind, fn, args, seconds, tuple(owners), key)
+            try:
+                job = self._admit(kind, fn, args, seconds, tuple(owners), key)
+            except ServerError:
+                _discard(cancel_when)
+                raise
             self._pump()
         return cast(T, await self._wait(job, cancel_when))
 
@@ -351,6 +356,12 @@ class WorkScheduler:
     def queued(self) -> int:
         """Jobs waiting for a worker, of every kind."""
         return sum(len(jobs) for lanes in self.queues.values() for jobs in lanes.values())
+
+
+def _discard(watch: Awaitable[object] | None) -> None:
+    """Close a watcher coroutine that will not be awaited (no "never awaited" warning)."""
+    if asyncio.iscoroutine(watch):
+        watch.close()
 
 
 class Pool(Protocol):

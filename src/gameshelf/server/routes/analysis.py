@@ -10,27 +10,31 @@
 * ``POST /api/matches/{id}/hint`` with ``{"token": ...}`` — the best move for that seat, now:
   only on its turn, only in a running match where every other seat is a bot.
 
-Both run in the bot pool under the pool's think-time cap (``--bot-move-seconds``) and share
-the bots-only matches' background slots, so they cannot crowd out live games; both count
-against the per-address replay rate. Each analysis is computed once and kept in memory (a
-finished match never changes); concurrent requests for it wait for the same computation.
+Both are requests to the work scheduler (:mod:`gameshelf.server.work`): background priority
+below every bot's reply to a person, charged in seconds of search to the caller's address (and
+account, when logged in), refused when that budget or the scheduler's queue is spent, dropped or
+stopped in their worker when the caller hangs up, and kept once computed: an analysis for as
+long as the scheduler's cache holds it (a finished match never changes), a hint for the same
+position and search time. Both also count against the per-address replay rate.
 """
 
 from __future__ import annotations
 
-import asyncio
+import hashlib
 import logging
 import pickle
-from collections import OrderedDict
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
 from ..bots import analyse_match, hint_move
 from ..contract import AnalysedMove, AnalysedPly, AnalysisRequest, Hint, MatchAnalysis
-from ..deps import MatchIdPath, get_hub, limit_replays
+from ..deps import MatchIdPath, client_address, get_hub, limit_replays
 from ..errors import ServerError
 from ..hub import Hub, Runtime
+from ..work import Kind, scheduler_for
+from .accounts import current_account
 
 log = logging.getLogger("gameshelf.server")
 router = APIRouter(tags=["analysis"])
@@ -42,44 +46,55 @@ TOTAL_SECONDS = 30.0
 """Search time of one whole analysis: long games get less per decision (at least 0.05 s)."""
 HINT_SECONDS = 1.0
 """Search time of a hint (never more than the pool's think-time cap)."""
-CACHE_SIZE = 128
-"""Analyses kept in memory (least recently used dropped first)."""
 TOP = 3
 """Best moves kept per decision."""
 
 
-class AnalysisCache:
-    """Finished analyses by (match, seat), and the ones being computed."""
-
-    def __init__(self) -> None:
-        self.done: OrderedDict[tuple[str, int | None], MatchAnalysis] = OrderedDict()
-        self.running: dict[tuple[str, int | None], asyncio.Task[MatchAnalysis]] = {}
-
-    def get(self, key: tuple[str, int | None]) -> MatchAnalysis | None:
-        """A finished analysis, marked as recently used."""
-        found = self.done.get(key)
-        if found is not None:
-            self.done.move_to_end(key)
-        return found
-
-    def put(self, key: tuple[str, int | None], analysis: MatchAnalysis) -> None:
-        """Keep an analysis, dropping the least recently used past :data:`CACHE_SIZE`."""
-        self.done[key] = analysis
-        self.done.move_to_end(key)
-        while len(self.done) > CACHE_SIZE:
-            self.done.popitem(last=False)
-
-
-def _cache(request: Request) -> AnalysisCache:
-    cache: AnalysisCache | None = getattr(request.app.state, "analysis_cache", None)
-    if cache is None:
-        cache = AnalysisCache()
-        request.app.state.analysis_cache = cache
-    return cache
-
-
 def _seconds(hub: Hub, wanted: float) -> float:
     return max(0.05, min(wanted, hub.settings.bot_move_seconds))
+
+
+async def owners(request: Request) -> tuple[str, ...]:
+    """Whose search budget a request spends: its address, and its account when logged in
+    (so neither many addresses on one account nor many accounts on one address get more)."""
+    address = f"address:{client_address(request)}"
+    account = await current_account(request)
+    return (address,) if account is None else (address, f"account:{account.id}")
+
+
+async def hung_up(request: Request) -> None:
+    """Return once the HTTP client has gone (the request's body is already read by then)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _request(
+    request: Request,
+    hub: Hub,
+    kind: Kind,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    seconds: float,
+    key: tuple[Any, ...],
+    failure: str,
+) -> Any:
+    """Run a hint's or an analysis's search through the work scheduler for this request;
+    refusals pass through, a failed worker becomes ``server/unavailable`` (nothing kept)."""
+    try:
+        return await scheduler_for(hub).run(
+            kind,
+            fn,
+            *args,
+            seconds=seconds,
+            owners=await owners(request),
+            key=key,
+            cancel_when=hung_up(request),
+        )
+    except ServerError:
+        raise
+    except Exception:  # a failed worker must not surface as a bare 500
+        log.exception("%s failed (%s)", kind, key[1])
+        raise ServerError("server/unavailable", failure) from None
 
 
 async def _analysis(request: Request, hub: Hub, match_id: str, seat: int | None) -> MatchAnalysis:
@@ -100,40 +115,25 @@ async def _analysis(request: Request, hub: Hub, match_id: str, seat: int | None)
             "hidden cards: this game is analysed one seat at a time, from that seat's view; "
             "add ?seat=N (or POST a seat token)",
         )
-    key = (runtime.id, seat if hidden else None)
-    cache = _cache(request)
-    analysis = cache.get(key)
-    if analysis is None:
-        task = cache.running.get(key)
-        if task is None:
-            task = asyncio.create_task(_compute(hub, runtime, key[1]))
-            cache.running[key] = task
-            task.add_done_callback(lambda _: cache.running.pop(key, None))
-        analysis = await asyncio.shield(task)
-        cache.put(key, analysis)
+    analysed = seat if hidden else None  # perfect information: once for every seat
+    analysis = await _compute(request, hub, runtime, analysed)
     if seat is not None and not hidden:
         plies = [p for p in analysis.plies if p.mover == seat]
         analysis = analysis.model_copy(update={"seat": seat, "plies": plies})
     return analysis
 
 
-async def _compute(hub: Hub, runtime: Runtime, seat: int | None) -> MatchAnalysis:
-    """Run the analysis in the bot pool (in a background slot)."""
+async def _compute(request: Request, hub: Hub, runtime: Runtime, seat: int | None) -> MatchAnalysis:
+    """The analysis of the whole match (or of ``seat``'s decisions), computed once."""
     history = list(runtime.state.history())
     decisions = sum(1 for mover in runtime.movers if mover >= 0 and seat in (None, mover))
     per = _seconds(hub, min(SECONDS_PER_DECISION, TOTAL_SECONDS / max(1, decisions)))
-    game_blob = pickle.dumps(runtime.game)
-    loop = asyncio.get_running_loop()
-    async with hub.background_slots:
-        try:
-            rows: list[dict[str, Any]] = await loop.run_in_executor(
-                hub.executor, analyse_match, game_blob, runtime.seed, history, per, seat, TOP
-            )
-        except Exception:  # a failed worker must not surface as a bare 500 (nor be cached)
-            log.exception("analysis of match %s failed", runtime.id)
-            raise ServerError(
-                "server/unavailable", "the analysis failed; try again later"
-            ) from None
+    args = (pickle.dumps(runtime.game), runtime.seed, history, per, seat, TOP)
+    key = ("analysis", runtime.id, seat, per)
+    failure = "the analysis failed; try again later"
+    rows: list[dict[str, Any]] = await _request(
+        request, hub, "analysis", analyse_match, args, per * max(1, decisions), key, failure
+    )
     return MatchAnalysis(
         match=runtime.id,
         game=runtime.display,
@@ -179,7 +179,7 @@ def hint_refusal(runtime: Runtime, seat: int) -> str | None:
 
 
 @router.post("/api/matches/{match_id}/hint", dependencies=[Depends(limit_replays)])
-async def hint(match_id: MatchIdPath, body: AnalysisRequest, hub: HubDep) -> Hint:
+async def hint(match_id: MatchIdPath, body: AnalysisRequest, request: Request, hub: HubDep) -> Hint:
     """The best move for the token's seat: on its turn, in a game against bots only."""
     runtime = await hub.current(match_id)
     (seat,) = hub.seats_of_tokens(runtime, [body.token])
@@ -190,12 +190,10 @@ async def hint(match_id: MatchIdPath, body: AnalysisRequest, hub: HubDep) -> Hin
             raise ServerError(code, refusal)
         snapshot = pickle.dumps(runtime.state)
         ply = len(runtime.state.history())
-    loop = asyncio.get_running_loop()
-    try:
-        best = await loop.run_in_executor(
-            hub.executor, hint_move, snapshot, runtime.seed + ply, _seconds(hub, HINT_SECONDS)
-        )
-    except Exception:
-        log.exception("hint in match %s failed", runtime.id)
-        raise ServerError("server/unavailable", "no hint now; try again later") from None
+    seconds = _seconds(hub, HINT_SECONDS)
+    # the same position at the same search time is the same question, whoever asks it
+    key = ("hint", hashlib.sha256(snapshot).hexdigest(), seconds)
+    args = (snapshot, runtime.seed + ply, seconds)
+    failure = "no hint now; try again later"
+    best = await _request(request, hub, "hint", hint_move, args, seconds, key, failure)
     return Hint(match=runtime.id, seat=seat, ply=ply, best=AnalysedMove(**best))
