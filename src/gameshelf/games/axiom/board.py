@@ -20,7 +20,7 @@ into words.
 from __future__ import annotations
 
 from array import array
-from bisect import insort
+from bisect import bisect_left
 from collections.abc import Iterable
 from functools import lru_cache
 from hashlib import blake2b
@@ -50,6 +50,8 @@ PSceptre = tuple[int, int, int]
 """A sceptre on packed cells: ``(owner, cell of its cube, face direction)``."""
 Outcome = tuple[int, str]
 """``(winner, reason)``; winner -1 is a draw."""
+SceptreContext = tuple[set[int], set[int]]
+"""What blocks a moving sceptre: ``(taken faces, other sceptres' air cells)``."""
 
 
 def pack(cell: Cell) -> int:
@@ -77,7 +79,17 @@ ROOM_BITS: Final = 63 | GROUND
 class Board:
     """Cubes, sceptres, ranks and target entries of one position (see the module docstring)."""
 
-    __slots__ = ("cells", "cubes", "entries", "links", "locks", "pieces", "rank", "sceptres")
+    __slots__ = (
+        "cells",
+        "contexts",
+        "cubes",
+        "entries",
+        "links",
+        "locks",
+        "pieces",
+        "rank",
+        "sceptres",
+    )
 
     def __init__(
         self,
@@ -107,6 +119,9 @@ class Board:
         """Which cubes touch which (see :func:`cube_links`); ``None`` until needed."""
         self.locks: list[int] | None = None
         """Which cubes interlock with which (see :func:`interlocks`); ``None`` until needed."""
+        self.contexts: list[SceptreContext] | None = None
+        """Each sceptre's :func:`sceptre_context`, by index; ``None`` until needed (the
+        sceptres change only by :meth:`place_sceptres`, which forgets it)."""
 
     @classmethod
     def from_cells(cls, cubes: Cubes, sceptres: list[Sceptre]) -> Board:
@@ -127,20 +142,35 @@ class Board:
         # (the cells typed Any stay the int objects they are: compiled, an int-typed key would
         # be boxed into a new object for each entry)
         objects: list[Any] = list(self.cells)
+        rank = dict(self.rank)
+        first = len(objects)  # the lowest rank that changes
         if gone is not None:
-            objects.remove(gone)
+            first = rank.pop(gone)
+            del objects[first]
         if new is not None:
-            insort(objects, new)
+            at = bisect_left(objects, new)
+            objects.insert(at, new)
+            first = min(first, at)
+        for index in range(first, len(objects)):  # the ranks from there on move
+            rank[objects[index]] = index
         self.cells = objects
-        self.rank = {cell: index for index, cell in enumerate(objects)}
+        self.rank = rank
         self.pieces = -1
         self.links = self.locks = None
 
+    def place_sceptres(self, index: int, sceptres: list[PSceptre]) -> None:
+        """Put sceptres ``sceptres`` in place from index ``index`` on (a move, or taking one
+        back); the only way sceptres change once a board is built."""
+        self.sceptres[index : index + len(sceptres)] = sceptres
+        self.contexts = None
+
     def copy(self) -> Board:
-        """An independent copy (``cells`` and ``rank`` are replaced, never changed, so shared)."""
+        """An independent copy (``cells``, ``rank`` and ``contexts`` are replaced, never
+        changed, so shared)."""
         other = Board(
             dict(self.cubes), list(self.sceptres), dict(self.entries), self.cells, self.rank
         )
+        other.contexts = self.contexts
         other.pieces = self.pieces
         other.links = self.links
         other.locks = self.locks
@@ -278,15 +308,17 @@ def stop_problem(
     return ""
 
 
-def sceptre_context(board: Board, index: int) -> tuple[set[int], set[int]]:
-    """``(taken faces, other sceptres' air cells)`` for moving sceptre ``index``."""
-    taken = set()
-    other_air = set()
-    for i, (_, cell, face) in enumerate(board.sceptres):
-        taken.add(cell << 3 | face)
-        if i != index:
-            other_air.add(cell + STEP[face])
-    return taken, other_air
+def sceptre_context(board: Board, index: int) -> SceptreContext:
+    """``(taken faces, other sceptres' air cells)`` for moving sceptre ``index`` (kept in
+    ``board.contexts`` until the sceptres move: shared, so read-only)."""
+    contexts = board.contexts
+    if contexts is None:
+        sceptres = board.sceptres
+        taken = {cell << 3 | face for _, cell, face in sceptres}
+        airs = [cell + STEP[face] for _, cell, face in sceptres]
+        contexts = [(taken, set(airs[:i] + airs[i + 1 :])) for i in range(len(airs))]
+        board.contexts = contexts
+    return contexts[index]
 
 
 def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
@@ -392,7 +424,7 @@ def move_sceptre(
     cube it left when it went from an opposing cube to an own one, and say who won if it
     ended on a cube holding another sceptre."""
     index = sceptre_index(board, mover, source)
-    board.sceptres[index] = (mover, target, face)
+    board.place_sceptres(index, [(mover, target, face)])
     cubes = board.cubes
     if (
         cubes[source] >> 6 != mover

@@ -367,7 +367,7 @@ class AxiomState(State):
         else:
             move_cube(board, target, source, value & 63)
         if sceptres is not None:
-            board.sceptres[:] = sceptres
+            board.place_sceptres(0, sceptres)
         self.outcome = before
         self.to_move = 1 - self.to_move
         self.ply -= 1
