@@ -19,9 +19,9 @@ import pytest
 import gameshelf
 from gameshelf.server.bots import SearchCancelled, hint_move
 from gameshelf.server.client import Lobby, SeatClient
-from gameshelf.server.db import SeatInfo
 from gameshelf.server.routes import analysis as analysis_routes
 from gameshelf.server.routes.analysis import hint_refusal
+from gameshelf.server.store import SeatInfo
 from gameshelf.server.work import scheduler_for
 
 from .conftest import DATABASES, GENEROUS, RunningServer, database_url

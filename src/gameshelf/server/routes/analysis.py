@@ -32,7 +32,9 @@ from ..bots import analyse_match, hint_move
 from ..contract import AnalysedMove, AnalysedPly, AnalysisRequest, Hint, MatchAnalysis
 from ..deps import MatchIdPath, client_address, get_hub, limit_replays
 from ..errors import ServerError
-from ..hub import Hub, Runtime
+from ..hub import Hub
+from ..live import seats_of_tokens
+from ..match import Match
 from ..work import Kind, scheduler_for
 from .accounts import current_account
 
@@ -98,7 +100,7 @@ async def _request(
 
 
 async def _analysis(request: Request, hub: Hub, match_id: str, seat: int | None) -> MatchAnalysis:
-    runtime = await hub.current(match_id)
+    runtime = await hub.sync.current(match_id)
     if runtime.status != "finished":
         raise ServerError(
             "match/not-finished", "a match is analysed once it is over (ask for a hint meanwhile)"
@@ -123,7 +125,7 @@ async def _analysis(request: Request, hub: Hub, match_id: str, seat: int | None)
     return analysis
 
 
-async def _compute(request: Request, hub: Hub, runtime: Runtime, seat: int | None) -> MatchAnalysis:
+async def _compute(request: Request, hub: Hub, runtime: Match, seat: int | None) -> MatchAnalysis:
     """The analysis of the whole match (or of ``seat``'s decisions), computed once."""
     history = list(runtime.state.history())
     decisions = sum(1 for mover in runtime.movers if mover >= 0 and seat in (None, mover))
@@ -159,12 +161,12 @@ async def seat_analysis(
     match_id: MatchIdPath, body: AnalysisRequest, request: Request, hub: HubDep
 ) -> MatchAnalysis:
     """The analysis of a finished match for the seat of the given token."""
-    runtime = await hub.current(match_id)
-    (seat,) = hub.seats_of_tokens(runtime, [body.token])
+    runtime = await hub.sync.current(match_id)
+    (seat,) = seats_of_tokens(runtime, [body.token])
     return await _analysis(request, hub, match_id, seat)
 
 
-def hint_refusal(runtime: Runtime, seat: int) -> str | None:
+def hint_refusal(runtime: Match, seat: int) -> str | None:
     """Why seat ``seat`` may not have a hint now (``None``: it may)."""
     if runtime.rated and runtime.status != "finished":
         return "no hints in a rated match while it runs"
@@ -181,8 +183,8 @@ def hint_refusal(runtime: Runtime, seat: int) -> str | None:
 @router.post("/api/matches/{match_id}/hint", dependencies=[Depends(limit_replays)])
 async def hint(match_id: MatchIdPath, body: AnalysisRequest, request: Request, hub: HubDep) -> Hint:
     """The best move for the token's seat: on its turn, in a game against bots only."""
-    runtime = await hub.current(match_id)
-    (seat,) = hub.seats_of_tokens(runtime, [body.token])
+    runtime = await hub.sync.current(match_id)
+    (seat,) = seats_of_tokens(runtime, [body.token])
     async with runtime.lock:
         refusal = hint_refusal(runtime, seat)
         if refusal is not None:
