@@ -190,3 +190,16 @@ def test_the_analysis_finds_the_winning_move(site: Path) -> None:
     )  # fmt: skip
     best = json.loads(out)["moves"][0]
     assert (best["move"], best["solved"]) == ("c1", "win")  # X completes its first row
+
+
+def test_the_bench_measures_it(site: Path, tmp_path: Path) -> None:
+    report = tmp_path / "bench.json"
+    run(
+        site, str(GAMESHELF), "bench", "--rounds", "1", "--seconds", "0.05",
+        "--mcts-seconds", "0.01", "--mcts-sims", "2", "--memory-steps", "30",
+        "--only", "ours/tictactoe,memory/peak/tictactoe", "--json", str(report),
+    )  # fmt: skip
+    rows = {row["key"]: row for row in json.loads(report.read_text())["rows"]}
+    assert rows["playout/ours/tictactoe"]["value"] > 0
+    assert rows["mcts/ours/tictactoe"]["value"] > 0
+    assert rows["memory/peak/tictactoe"]["value"] > 0
