@@ -129,3 +129,17 @@ def test_a_level_naming_an_unknown_search_says_which() -> None:
     finally:
         register_pack(kept)
     assert level_spec(load("cage"), "hard").algorithm == "cage-alphabeta"
+
+
+def test_a_broken_installed_pack_is_reported_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gameshelf.agents import packs
+
+    broken = [point("nim", "gameshelf.no_such_module:PACK")]
+    monkeypatch.setattr(packs, "entry_points", lambda group: broken)
+    monkeypatch.setattr(packs, "_discovered", False)
+    for _ in range(2):  # not only the first call: nothing runs without the packs
+        with pytest.raises(PackError, match=r"nim = 'gameshelf\.no_such_module:PACK'"):
+            packs.discover_packs()
+    monkeypatch.setattr(packs, "entry_points", lambda group: [])
+    packs.discover_packs()
+    assert pack_named("cage").levels is not None  # the packs loaded before are kept

@@ -165,10 +165,14 @@ def discover_packs() -> None:
     global _discovered
     if _discovered:
         return
-    _discovered = True
-    for point in sorted(entry_points(group=PACK_GROUP), key=lambda p: p.name):
-        if point.name not in _PACKS:
-            register_pack(pack_from_point(point))
+    _discovered = True  # first: a pack that asks for packs while it loads finds no loop
+    try:
+        for point in sorted(entry_points(group=PACK_GROUP), key=lambda p: p.name):
+            if point.name not in _PACKS:
+                register_pack(pack_from_point(point))
+    except PackError:
+        _discovered = False  # every later call says so again, rather than run without packs
+        raise
 
 
 def pack_for(game: Game) -> GamePack:
