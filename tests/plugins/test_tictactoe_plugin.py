@@ -44,6 +44,14 @@ def run(site: Path, *argv: str, timeout: float = 240) -> str:
     return done.stdout
 
 
+def refused(site: Path, *argv: str) -> str:
+    """Run a command that must be refused (exit status 2); its error output."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(list(argv), env=env, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2, f"{argv} was not refused:\n{done.stdout}\n{done.stderr}"
+    return done.stderr
+
+
 def python(site: Path, code: str) -> str:
     """Run Python ``code`` with the plug-in installed; its standard output."""
     return run(site, sys.executable, "-c", textwrap.dedent(code))
@@ -203,3 +211,16 @@ def test_the_bench_measures_it(site: Path, tmp_path: Path) -> None:
     assert rows["playout/ours/tictactoe"]["value"] > 0
     assert rows["mcts/ours/tictactoe"]["value"] > 0
     assert rows["memory/peak/tictactoe"]["value"] > 0
+
+
+def test_the_commands_of_capabilities_it_lacks_say_so(site: Path, tmp_path: Path) -> None:
+    svg = tmp_path / "x.svg"
+    assert "tictactoe has no SVG picture" in refused(
+        site, str(GAMESHELF), "show", "tictactoe", "--svg", str(svg)
+    )
+    assert not svg.exists()
+    assert "'tictactoe' has no cards; games with cards: axia" in refused(
+        site, str(GAMESHELF), "cards", "tictactoe"
+    )
+    shown = run(site, str(GAMESHELF), "show", "tictactoe", "--position", "x...o....")
+    assert shown.splitlines()[-2:] == ["1 x . .", "  a b c"]
