@@ -32,7 +32,7 @@ KNOWN: dict[str, int] = {
     "learn/fit.py": 1,
     "learn/master.py": 1,
     "rl/jax/cage.py": 2,
-    "server/contract.py": 1,
+    "server/contract/requests.py": 1,
     "server/export_contract.py": 6,
     "server/vetting.py": 1,
 }

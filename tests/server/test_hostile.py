@@ -219,7 +219,7 @@ def test_a_spectator_that_never_reads_cannot_stall_the_players(tmp_path: Path) -
         lobby = Lobby(running.url)
         match = lobby.create("cage(max_plies=2000,repetition_draw=0)", [HUMAN, HUMAN])
         tokens = [lobby.join(match["id"])["token"] for _ in range(2)]
-        runtime = hub_of(running).runtimes[match["id"]]
+        runtime = hub_of(running).registry.matches[match["id"]]
         spectator = raw_websocket(running, f"/ws/matches/{match['id']}")
         send_frame(spectator, '{"type": "hello"}')
         stop = threading.Event()
@@ -354,7 +354,7 @@ def test_idle_matches_leave_memory_and_come_back_on_demand(tmp_path: Path) -> No
     with serving(database_url("sqlite", tmp_path), settings) as running:
         match = httpx.post(f"{running.url}/api/matches", json={"game": "cage"}).json()
         deadline = time.monotonic() + 10
-        while match["id"] in hub_of(running).runtimes:
+        while match["id"] in hub_of(running).registry.matches:
             assert time.monotonic() < deadline, "the idle match stayed in memory"
             time.sleep(0.1)
         assert httpx.get(f"{running.url}/api/matches/{match['id']}").json()["id"] == match["id"]

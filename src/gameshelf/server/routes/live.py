@@ -23,7 +23,7 @@ async def live(websocket: WebSocket, match_id: str) -> None:
         busy = ServerError(
             "server/busy", f"at most {settings.sockets_per_address} connections per address"
         )
-        await websocket.send_json(error_frame(busy))
+        await websocket.send_json(error_frame(busy).model_dump(mode="json", exclude_unset=True))
         await websocket.close(code=CLOSE_TRY_LATER)
         return
     try:
