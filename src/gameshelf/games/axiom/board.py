@@ -604,19 +604,24 @@ def interlocks(board: Board) -> list[int]:
             j = i + 1
             while later:
                 if later & 1:
-                    d = _GAP_DIRECTION[cells[j] - cells[i]]  # j lies in direction d from i
-                    if (values[i] >> d | values[j] >> (d ^ 1)) & 1:
-                        links[i] |= 1 << j
-                        links[j] |= 1 << i
+                    d = face_direction(cells[j] - cells[i])  # j lies in direction d from i
+                    if (values[i] >> d | values[j] >> (d ^ 1)) & 1:  # (not |=: see cube_links)
+                        links[i] = links[i] | 1 << j
+                        links[j] = links[j] | 1 << i
                 later >>= 1
                 j += 1
         board.locks = links
     return links
 
 
-_GAP_DIRECTION: Final[dict[int, int]] = {XSTEP: 0, YSTEP: 2, 1: 4}
-"""The gaps between the packed cells of two cubes that share a face (the higher one in
-direction x+, y+ or z+ of the lower), by that direction: the one face-sharing rule."""
+def face_direction(gap: int) -> int:
+    """The direction (x+, y+ or z+) in which a cube lies from another whose packed cell is
+    ``gap`` lower when the two share a face, else -1: the one face-sharing rule."""
+    if gap == XSTEP:
+        return 0
+    if gap == YSTEP:
+        return 2
+    return 4 if gap == UP else -1
 
 
 def components(cells: Iterable[int]) -> dict[int, int]:
@@ -693,9 +698,9 @@ def cube_links(board: Board) -> list[int]:
                 gap = cells[j] - cell  # (sorted: the gaps grow)
                 if gap > XSTEP:
                     break
-                if gap in _GAP_DIRECTION:
-                    links[i] |= 1 << j
-                    links[j] |= 1 << i
+                if face_direction(gap) >= 0:  # (not |=: compiled, that is a generic call)
+                    links[i] = links[i] | 1 << j
+                    links[j] = links[j] | 1 << i
         board.links = links
     return links
 

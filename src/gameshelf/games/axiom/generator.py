@@ -36,9 +36,9 @@ from .board import (
     fitting_masks,
     holders,
     landing,
-    lift_problem,
     sceptre_faces,
     splitting,
+    supported,
 )
 from .geometry import PLACEMENT_INDEX
 from .options import AxiomOptions
@@ -291,15 +291,15 @@ def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
     last = len(cells) - 1
     overhang = options.allow_overhang
     for rank, cell in enumerate(cells):
-        # the rules of lift_problem, in the order cheapest first: the cube on top (cells are
-        # sorted and the cell above is the next int, so a cube there is the next cell: no
-        # lookup), then the colour, then the sceptres, then support
+        # lift_problem's rules, each as it tests it but cheapest first: the cube on top (cells
+        # are sorted and the cell above is the next int, so a cube there is the next cell: no
+        # lookup), then the colour, then the sceptres, then (with allow_overhang) support
         if rank < last and _above(cells, rank):
             continue
         value = cubes[cell]
         if value >> 6 != me:
             continue
-        if cell in held or (overhang and lift_problem(options, board, cell, me, held)):
+        if cell in held or (overhang and not supported(board, cell)):
             continue
         mask = value & 63
         sources.append(Source(cell, rank, 2 if mask & (mask - 1) else 1))
