@@ -6,18 +6,20 @@ starting the server with ``scripts/postgres.sh``; without it the suite covers SQ
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import create_engine, text
 
 from gameshelf.server import create_app
 from gameshelf.server.client import Lobby
-from gameshelf.server.settings import ServerSettings
 from gameshelf.server.hub import Hub
+from gameshelf.server.settings import ServerSettings
 from gameshelf.server.threaded import ThreadedServer
 from gameshelf.server.timing import TimeSource
 
@@ -25,6 +27,8 @@ GENEROUS = ServerSettings(
     creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6, sockets_per_address=10_000
 )
 """Most tests create many matches from one address; the limits have tests of their own."""
+
+T = TypeVar("T")
 
 DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("GAMESHELF_TEST_POSTGRES_URL") else [])
 
@@ -41,6 +45,11 @@ class RunningServer(ThreadedServer):
         self.database_url = database_url
         app = create_app(database_url, bot_workers=0, settings=settings or GENEROUS, clock=clock)
         super().__init__(app)
+
+    def call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run ``coroutine`` on the server's event loop and wait for its answer."""
+        loop = self.server.servers[0].get_loop()
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=60)
 
     @property
     def hub(self) -> Hub:

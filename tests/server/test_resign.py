@@ -4,7 +4,6 @@ says, also across a restart), and coded refusals that change nothing. SQLite and
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from sqlalchemy import func, select
 
 from gameshelf.server.client import Lobby, SeatClient
 from gameshelf.server.store import RatingChangeRow, Store
+from gameshelf.server.timing import FakeTime
 
 from .conftest import DATABASES, RunningServer, database_url
 from .test_accounts import ROOMY, _expected, _rating, _register
@@ -25,7 +25,7 @@ HUMAN = {"kind": "human"}
 @pytest.fixture(params=DATABASES)
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RunningServer]:
     """The suite's server, with room for many log-ins from one address."""
-    running = RunningServer(database_url(request.param, tmp_path), ROOMY)
+    running = RunningServer(database_url(request.param, tmp_path), ROOMY, clock=FakeTime())
     yield running
     running.stop()
 
@@ -117,7 +117,10 @@ def test_a_resigned_clock_stops_and_never_flags(server: RunningServer) -> None:
         reply = _resign(table, 1)
     assert reply["result"] == [1.0, -1.0] and reply["clock"]["flagged"] is None
     assert reply["clock"]["running"] is None and reply["clock"]["deadline"] is None
-    time.sleep(2.5)  # past seat 0's deadline: the steward must leave the match alone
+    clock = server.hub.time
+    assert isinstance(clock, FakeTime)
+    clock.advance(2.5)  # past seat 0's deadline: the steward must leave the match alone
+    server.call(server.hub.steward.pass_once())
     summary = lobby.match(match)
     assert summary["version"] == reply["version"] and summary["clock"]["flagged"] is None
     assert summary["result_text"] == "player 2 resigned; player 1 wins"
