@@ -292,3 +292,35 @@ def test_an_address_is_held_to_its_seconds_of_search(tmp_path: Path) -> None:
     finally:
         lobby.close()
         running.stop()
+
+
+def test_an_address_flooding_analyses_does_not_hold_up_another_players_bot(
+    client: Lobby, quick: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Analyses that never end fill the background worker and the queue; a bot in another
+    player's match still moves while every one of them is held."""
+    matches = [finished(client, "cage(players=2,stock=3:3)", seed=s) for s in (11, 12, 13)]
+    endless = EndlessAnalysis()
+    monkeypatch.setattr(analysis_routes, "analyse_match", endless)
+    replies: list[int] = []
+
+    def flood(match_id: str) -> None:
+        url = f"{quick.url}/api/matches/{match_id}/analysis"
+        replies.append(httpx.get(url, timeout=60).status_code)
+
+    abusers = [threading.Thread(target=flood, args=(m["id"],)) for m in matches]
+    try:
+        for thread in abusers:
+            thread.start()
+        assert endless.started.wait(timeout=30)
+        match = client.create("cage", [RANDOM, HUMAN], seed=9)  # the bot moves first
+        token = client.join(match["id"], 1)["token"]
+        with SeatClient(quick.url, match["id"], [token]) as table:
+            state = table.wait_for_turn(1)
+        assert state["status"] == "running" and state["plies"] >= 1  # the bot has moved
+        assert not replies and not endless.release.is_set()  # all abuse still held
+    finally:
+        endless.release.set()
+        for thread in abusers:
+            thread.join(timeout=60)
+    assert replies == [200, 200, 200]
