@@ -49,6 +49,12 @@ class Members(Protocol):
     async def take_over(self, match_id: str) -> None:
         """Drive ``match_id`` from now on: its owner died."""
 
+    def give_up(self, match_id: str) -> None:
+        """Stop driving ``match_id``: another process owns it now."""
+
+    async def catch_up_all(self) -> None:
+        """Catch every match held here up: notifications may have been missed."""
+
     async def running_ids(self) -> list[str]:
         """Every running match in the database."""
 
@@ -75,9 +81,13 @@ class Cluster:
         self._locks: psycopg.AsyncConnection[tuple[object, ...]] | None = None
         self._lock_guard = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
+        self._members: Members | None = None
+        self.reopened = 0
+        """How often the lock connection was opened again after it broke."""
 
     async def start(self, members: Members) -> None:
         """Open the lock connection, start listening and stewarding."""
+        self._members = members
         self._locks = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -100,14 +110,8 @@ class Cluster:
             return True
         if match_id in self.elsewhere:  # the steward looks again each second
             return False
-        async with self._lock_guard:
-            if self._locks is None:
-                return False
-            cursor = await self._locks.execute(
-                "SELECT pg_try_advisory_lock(%s)", (lock_key(match_id),)
-            )
-            row = await cursor.fetchone()
-        if row is not None and row[0]:
+        rows = await self._ask("SELECT pg_try_advisory_lock(%s)", (lock_key(match_id),))
+        if rows and rows[0][0]:
             self.owned.add(match_id)
             return True
         self.elsewhere.add(match_id)
@@ -115,14 +119,10 @@ class Cluster:
 
     async def _held_keys(self) -> set[int]:
         """Advisory-lock keys held by any process now (one look at ``pg_locks``)."""
-        async with self._lock_guard:
-            if self._locks is None:
-                return set()
-            cursor = await self._locks.execute(
-                "SELECT classid::bigint, objid::bigint FROM pg_locks "
-                "WHERE locktype = 'advisory' AND objsubid = 1 AND granted"
-            )
-            rows = await cursor.fetchall()
+        rows = await self._ask(
+            "SELECT classid::bigint, objid::bigint FROM pg_locks "
+            "WHERE locktype = 'advisory' AND objsubid = 1 AND granted"
+        )
         keys = set()
         for high, low in rows:
             value = (int(high) << 32) | int(low)  # type: ignore[call-overload]
@@ -134,9 +134,43 @@ class Cluster:
         if match_id not in self.owned:
             return
         self.owned.discard(match_id)
+        await self._ask("SELECT pg_advisory_unlock(%s)", (lock_key(match_id),))
+
+    async def _ask(self, query: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        """Run ``query`` on the lock connection. A connection the database dropped (it
+        restarted, or ended the session) is opened again, the matches owned are taken again
+        (those another process took meanwhile are given up), and the query is run once more."""
+        lost: list[str] = []
         async with self._lock_guard:
-            if self._locks is not None:
-                await self._locks.execute("SELECT pg_advisory_unlock(%s)", (lock_key(match_id),))
+            if self._locks is None:
+                return []
+            try:
+                rows = await _run(self._locks, query, params)
+            except psycopg.OperationalError as error:
+                log.warning("cluster: the lock connection broke (%s); opening it again", error)
+                lost = await self._reopen_locked()
+                rows = await _run(self._locks, query, params)
+        for match_id in lost:
+            log.info("cluster: match %s is owned by another process now", match_id)
+            if self._members is not None:
+                self._members.give_up(match_id)
+        return rows
+
+    async def _reopen_locked(self) -> list[str]:
+        """A new lock connection, holding again every match still free; returns the lost."""
+        with contextlib.suppress(Exception):
+            await self._locks.close()  # type: ignore[union-attr]
+        self._locks = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        self.reopened += 1
+        lost = []
+        for match_id in sorted(self.owned):
+            rows = await _run(self._locks, "SELECT pg_try_advisory_lock(%s)", (lock_key(match_id),))
+            if not (rows and rows[0][0]):
+                lost.append(match_id)
+        for match_id in lost:
+            self.owned.discard(match_id)
+            self.elsewhere.add(match_id)
+        return lost
 
     async def _listen(self, members: Members) -> None:
         """Apply other processes' changes as their notifications arrive (reconnecting)."""
@@ -146,6 +180,8 @@ class Cluster:
                     self.conninfo, autocommit=True
                 ) as connection:
                     await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    # what was committed while nobody listened here was never heard
+                    asyncio.get_running_loop().create_task(_quietly(members.catch_up_all()))
                     async for notice in connection.notifies():
                         match_id, _, version = notice.payload.partition(":")
                         if version == str(SEATS_CHANGED):
@@ -179,6 +215,13 @@ class Cluster:
                 raise
             except Exception as error:
                 log.warning("cluster: steward pass failed: %s", error)
+
+
+async def _run(
+    connection: psycopg.AsyncConnection[tuple[object, ...]], query: str, params: tuple[object, ...]
+) -> list[tuple[object, ...]]:
+    cursor = await connection.execute(query, params)
+    return await cursor.fetchall() if cursor.description is not None else []
 
 
 async def _quietly(work: Coroutine[object, object, None]) -> None:

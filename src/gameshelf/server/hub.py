@@ -9,7 +9,7 @@ from concurrent.futures import Executor
 
 from .bots import StopBoard
 from .chat import ChatRooms
-from .cluster import Cluster
+from .cluster import STEWARD_EVERY_SECONDS, Cluster
 from .committer import GroupCommitter
 from .driver import Driver
 from .lobby import Lobby
@@ -62,6 +62,8 @@ class Hub:
         self.sync.owned = cluster.owned
         self.driver.owns = cluster.own
         self.driver.release = cluster.release
+        # a flag is due whoever saw the match's moves: every process looks each second
+        self.steward.longest_sleep = STEWARD_EVERY_SECONDS
         await cluster.start(self.sync)
 
     def evict_idle(self) -> int:

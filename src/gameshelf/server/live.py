@@ -77,7 +77,7 @@ async def _hello(
         if message.get("type") != "hello":
             raise ServerError("request/invalid", 'the first message must be {"type": "hello"}')
         hello = validate_frame(message)
-        match = await hub.registry.get(match_id)
+        match = await hub.sync.current(match_id)  # caught up: never a version behind
         await connect(hub, match, client, list(hello.tokens))
         await social.on_connect(hub, match, client)
         return match

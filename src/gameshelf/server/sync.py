@@ -37,6 +37,9 @@ class Sync:
         """Another process changed ``match_id`` (now at ``version``): catch up, tell our
         connections, and drive the bots if this process owns the match."""
         match = self.registry.matches.get(match_id)
+        if match is None and match_id in self.registry.loading:
+            # loading now, perhaps from before this change: wait for it, then catch up
+            match = await self.registry.get(match_id)
         if match is None:
             if match_id in self.owned:  # evicted here, still ours: drive it
                 self.driver.schedule(await self.registry.get(match_id))
@@ -72,6 +75,22 @@ class Sync:
                 self.round.broadcast(match, last)
                 self.round.changed(match)
         return match
+
+    async def catch_up_all(self) -> None:
+        """After the cluster's listener reconnected: changes committed while it was away were
+        never heard, so every match held here is caught up with the database."""
+        for match_id in list(self.registry.matches):
+            await self.refresh(match_id, 1 << 62)
+        for match_id in list(self.owned):
+            match = self.registry.matches.get(match_id)
+            if match is not None:
+                self.driver.schedule(match)
+
+    def give_up(self, match_id: str) -> None:
+        """Another process owns ``match_id`` now: this one stops driving its bots."""
+        match = self.registry.matches.get(match_id)
+        if match is not None and match.bot_task is not None:
+            match.bot_task.cancel()
 
     async def take_over(self, match_id: str) -> None:
         """This process now owns ``match_id`` (its owner died): catch up and drive it."""
