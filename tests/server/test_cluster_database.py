@@ -113,3 +113,22 @@ def test_a_clock_is_flagged_on_time_after_the_process_that_saw_its_moves_is_gone
         watcher.close()
     finally:
         bystander.stop()
+
+
+def test_a_hello_on_a_process_that_missed_a_move_gets_the_current_state(url: str) -> None:
+    mover, late = RunningServer(url), RunningServer(url)
+    try:
+        lobby = Lobby(mover.url)
+        match = lobby._call("POST", "/api/matches", json={"game": "cage", "seats": [HUMAN, HUMAN]})
+        tokens = [lobby.join(match["id"], seat)["token"] for seat in range(2)]
+        assert Lobby(late.url).match(match["id"])["version"] == 0  # held in the late process
+        with SeatClient(mover.url, match["id"], tokens) as table:
+            assert terminate(url, LISTENERS) == 2  # nobody hears the move that follows
+            table.move(0, table.state["seats"]["0"]["legal_moves"][0])
+            version = table.state["version"]
+        with SeatClient(late.url, match["id"], [tokens[1]]) as elsewhere:
+            assert elsewhere.state["version"] == version and elsewhere.state["plies"] == 1
+        lobby.close()
+    finally:
+        mover.stop()
+        late.stop()
