@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create .venv and install gameshelf into it, editable, with one extra: `server` (what
-# scripts/start.sh needs) or `dev` (everything the tests need; it includes server), at the
+# scripts/start.sh needs) or `dev` (everything the tests need; it includes server and the
+# `learn` extra's jax, mctx, optax and equinox, so self-play training is tested too), at the
 # exact versions of constraints.txt (scripts/lock-deps.sh writes it), so that every fresh machine
 # and CI get the same packages. Quick when nothing changed: pip runs again only after
 # pyproject.toml or constraints.txt changes.

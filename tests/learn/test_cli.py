@@ -74,6 +74,10 @@ def test_refusals_name_what_was_wrong(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "--steps must be at least 1" in capsys.readouterr().err
     assert main(["learn", "cage", "--batch-size", "0", "--out", str(tmp_path)]) == 2
     assert "--batch-size must be at least 1" in capsys.readouterr().err
+    assert main(["learn", "cage", "--eval-against", "greedy,nobody", "--out", str(tmp_path)]) == 2
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
+    assert main(["learn", "cage", "--eval-against", "hard@-1", "--out", str(tmp_path)]) == 2
+    assert "think time must be between" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from gameshelf.core.registry import load
+from gameshelf.games.cage.geometry import CELLS, LINES
 from gameshelf.games.cage.rules import CageState
 from gameshelf.learn.features import FEATURES, NUM_ACTIONS, encode, seat_tables
 from gameshelf.learn.selfplay import jax_features
@@ -80,11 +81,33 @@ def test_engine_and_jax_features_agree_along_random_games() -> None:
         mirror = env.init()
         while not state.is_terminal():
             seen, expected = np.asarray(features(mirror)), engine_features(state)
-            # Exact but for the clock fraction, which XLA may divide by multiplying.
-            assert np.array_equal(seen[:-1], expected[:-1])
-            assert seen[-1] == pytest.approx(expected[-1], abs=1e-6)
+            # The one-hot parts exactly; the fractions to the last bit or so, since XLA may
+            # divide by multiplying with the reciprocal.
+            assert np.array_equal(seen[: CELLS * 6], expected[: CELLS * 6])
+            assert np.allclose(seen, expected, rtol=0, atol=1e-6)
             compared += 1
             action = rng.choice(state.legal_actions())
             state.apply_action(action)
             mirror = step(mirror, action)
     assert compared > 30
+
+
+def test_a_threat_shows_in_its_line() -> None:
+    game = load("cage")
+    state = game.new_initial_state()
+    for action in (0 * 8 + 0, 3 * 8 + 6, 0 * 8 + 1):  # W0, O6, W1: white threatens W2
+        state.apply_action(action)
+    assert isinstance(state, CageState)
+    features = engine_features(state)
+    line = LINES.index((0, 1, 2))
+    base = CELLS * 6 + 6 + 8 + 1
+    # Seen by seat 1 (to move), white is the opponent's first colour: canonical slot 3.
+    shares = features[base + 6 * line : base + 6 * line + 6]
+    assert list(shares) == pytest.approx([0, 0, 0, 2 / 3, 0, 0])
+    empty = features[base + 6 * len(LINES) + line]
+    playable = features[base + 7 * len(LINES) + line]
+    assert empty == pytest.approx(1 / 3) and playable == pytest.approx(1 / 3)
+    # The row above (cells 8, 9, 10) is all empty, but none of it can be filled yet but 8 and 9.
+    above = LINES.index((8, 9, 10))
+    assert features[base + 6 * len(LINES) + above] == pytest.approx(1)
+    assert features[base + 7 * len(LINES) + above] == pytest.approx(2 / 3)

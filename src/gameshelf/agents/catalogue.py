@@ -46,7 +46,7 @@ _RAW = {
 _LEVEL_STRENGTH = {"easy": 20, "medium": 30, "hard": 40, "expert": 50}
 # What a player chooses between: the search levels and the two plain baselines below them.
 # Everything else (trials, fixed-budget twins, raw searches) stays for the arena and research.
-NAMED_LEVELS = frozenset({"random", "greedy", *_LEVEL_STRENGTH})
+NAMED_LEVELS = frozenset({"random", "greedy", "master", *_LEVEL_STRENGTH})
 
 
 def _describe(name: str, game: Game | None) -> tuple[int, str]:

@@ -7,9 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-import gameshelf.learn as _learn  # registers the master bot for every command
+from gameshelf.agents.catalogue import check_agent
+from gameshelf.agents.levels import split_think
 from gameshelf.core.errors import GameshelfError
+from gameshelf.core.registry import load
 from gameshelf.extras import missing_extra
+from gameshelf.learn.level import EXTRA
+from gameshelf.learn.settings import NetConfig, RunSettings, SearchConfig, TrainConfig
 
 GAMES = ("cage",)
 """Games with a training loop: the two-player Cage (Axiom: docs/learning.md says what it needs)."""
@@ -36,20 +40,25 @@ def add_learn_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     tuning = parser.add_argument_group("tuning (a resumed run keeps its own)")
-    tuning.add_argument("--games-per-worker", type=int, default=64, help="games each plays")
-    tuning.add_argument("--simulations", type=int, default=32, help="search per self-play move")
-    tuning.add_argument("--batch-size", type=int, default=256, help="samples per step")
-    tuning.add_argument("--hidden", type=int, default=128, help="network width")
-    tuning.add_argument("--blocks", type=int, default=3, help="residual layers")
-    tuning.add_argument("--eval-every", type=int, default=200, help="steps between curve points")
-    tuning.add_argument("--eval-games", type=int, default=4, help="games a curve point")
+    default = RunSettings()
+    for flag, value, text in (
+        ("--games-per-worker", default.games_per_worker, "games each worker keeps going"),
+        ("--simulations", default.search.simulations, "search simulations a self-play move"),
+        ("--batch-size", default.train.batch_size, "samples a training step"),
+        ("--hidden", default.net.hidden, "network width"),
+        ("--blocks", default.net.blocks, "residual layers"),
+        ("--eval-every", default.eval_every, "steps between curve points"),
+        ("--eval-games", default.eval_games, "games a curve point (0: no curve)"),
+        ("--eval-simulations", default.eval_simulations, "master's simulations in them"),
+        ("--checkpoint-every", default.checkpoint_every, "steps between checkpoints"),
+    ):
+        tuning.add_argument(flag, type=int, default=value, help=f"{text} (default {value})")
+    against = ",".join(default.eval_opponents)
     tuning.add_argument(
         "--eval-against",
-        default="greedy,hard@0.25",
-        help="curve opponents, NAME or NAME@SECONDS (default greedy,hard@0.25)",
+        default=against,
+        help=f"curve opponents, NAME or NAME@SECONDS (default {against})",
     )
-    tuning.add_argument("--eval-simulations", type=int, default=64, help="master's search there")
-    tuning.add_argument("--checkpoint-every", type=int, default=200, help="steps between saves")
     parser.set_defaults(func=learn_command)
     return parser
 
@@ -66,24 +75,26 @@ POSITIVE = (
 """Tuning options that must be at least 1."""
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from gameshelf.learn.loop import RunSettings
-    from gameshelf.learn.network import NetConfig
-    from gameshelf.learn.selfplay import SearchConfig
-    from gameshelf.learn.train import TrainConfig
-
+def _settings(args: argparse.Namespace) -> RunSettings:
+    """The settings of a new run, every option checked before anything starts."""
     for name in POSITIVE:
         if getattr(args, name) < 1:
             flag = "--" + name.replace("_", "-")
             raise GameshelfError(f"{flag} must be at least 1, not {getattr(args, name)}")
+    if args.eval_games < 0:
+        raise GameshelfError(f"--eval-games must be 0 or more, not {args.eval_games}")
     opponents = tuple(name.strip() for name in args.eval_against.split(",") if name.strip())
+    if not opponents and args.eval_games:
+        raise GameshelfError("--eval-against names no bot (or give --eval-games 0)")
+    for opponent in opponents:
+        check_agent(split_think(opponent)[0], load("cage"))
     return RunSettings(
         net=NetConfig(2, args.hidden, args.blocks),
         train=TrainConfig(batch_size=args.batch_size),
-        search=SearchConfig(args.simulations, min(16, args.simulations)),
+        search=SearchConfig(args.simulations, min(SearchConfig().considered, args.simulations)),
         games_per_worker=args.games_per_worker,
         eval_every=args.eval_every,
-        eval_games=max(0, args.eval_games),
+        eval_games=args.eval_games,
         eval_opponents=opponents,
         eval_simulations=args.eval_simulations,
         checkpoint_every=args.checkpoint_every,
@@ -101,7 +112,7 @@ def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int
     try:
         from gameshelf.learn.loop import Run
     except ImportError as error:
-        missing_extra("gameshelf learn", _learn.level.EXTRA, error)
+        missing_extra("gameshelf learn", EXTRA, error)
     try:
         run = Run(
             args.out,

@@ -6,10 +6,7 @@ workers as Ray actors and an optax learner (:mod:`.loop`, :mod:`.train`), checkp
 learning curve against the project's bots (:mod:`.checkpoint`, :mod:`.evaluate`). The command is
 ``gameshelf learn cage``; ``docs/learning.md`` describes the loop and what it reached.
 
-Importing this package registers the ``master`` bot (:mod:`.level`) and imports no third-party
-package; the modules above need the ``learn`` extra.
+The ``master`` bot is one of the Cage pack's bots (:mod:`.level`, named by the ``cage`` entry
+point of ``gameshelf.packs``), so it is known wherever the bots are. This package and
+:mod:`.level` import no third-party package; the modules above need the ``learn`` extra.
 """
-
-from .level import register as _register
-
-_register()

@@ -82,9 +82,10 @@ def play_match(
     return CurvePoint(step, opponent, *results)
 
 
-def plot_curve(points: list[CurvePoint], path: Path) -> None:
+def plot_curve(points: list[CurvePoint], path: Path, simulations: int) -> None:
     """The learning curve as a PNG: score against each opponent by training step, with the
-    implied Elo difference on the right-hand axis."""
+    implied Elo difference on the right-hand axis (the network's side searching
+    ``simulations`` simulations a move)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -110,7 +111,7 @@ def plot_curve(points: list[CurvePoint], path: Path) -> None:
         functions=(_elo_of_score, _score_of_elo),
     )
     elo.set_ylabel("Elo difference")
-    axis.set_title("master (network + search) on the two-player Cage")
+    axis.set_title(f"two-player Cage: the network + PUCT, {simulations} simulations a move")
     axis.legend(loc="lower right", fontsize="small")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

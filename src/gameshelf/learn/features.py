@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from gameshelf.games.cage.actions import FLIP, TWIST_BASE
-from gameshelf.games.cage.geometry import CELLS, RING
+from gameshelf.games.cage.geometry import CELLS, LINES, RING
 from gameshelf.games.cage.geometry import COLOURS as COLOUR_LETTERS
 from gameshelf.games.cage.options import CUBIES_PER_COLOUR, STANDARD_COLOURS
 
@@ -30,9 +30,14 @@ NUM_ACTIONS = FLIP + 1
 NO_FORBID = FLIP - TWIST_BASE + 1
 """The forbidden-turn slot meaning "none" (after a drop, or before the first move)."""
 FORBID_SLOTS = NO_FORBID + 1
-FEATURES = CELLS * COLOURS + COLOURS + FORBID_SLOTS + 1
+LINE_CELLS = np.asarray(LINES, dtype=np.int32)
+"""The 28 lines of the cage, three cells each."""
+FEATURES = CELLS * COLOURS + COLOURS + FORBID_SLOTS + 1 + len(LINES) * (COLOURS + 2)
 """One-hot canonical colour per cell, cubies left per canonical colour, the forbidden turn
-one-hot, and the fraction of the ply cap played."""
+one-hot, the fraction of the ply cap played; then per line, the share of its cells holding each
+canonical colour, the share empty and the share a drop could fill now (the lowest empty cell of
+its column). The cells alone hold all of it, but the line counts spare a small network from
+learning the cage's geometry before it can see a threat."""
 
 
 @dataclass(frozen=True)
@@ -103,5 +108,14 @@ def encode(
     stock = xp.take_along_axis(left, order, axis=-1) / CUBIES_PER_COLOUR
     forbid = forbidden_turn(xp, last)[..., None] == xp.arange(FORBID_SLOTS)
     clock = (ply / max_plies)[..., None]
-    parts = [flat, stock, forbid, clock]
+    per_line = xp.sum(board[..., LINE_CELLS, :], axis=-2) / 3  # [..., 28, 6]
+    empty = cells == 0
+    floor = xp.ones((*cells.shape[:-1], RING), dtype=bool)
+    playable = empty & xp.concatenate([floor, cells[..., : CELLS - RING] != 0], axis=-1)
+    lines = [
+        xp.reshape(per_line, (*per_line.shape[:-2], len(LINES) * COLOURS)),
+        xp.sum(empty[..., LINE_CELLS], axis=-1) / 3,
+        xp.sum(playable[..., LINE_CELLS], axis=-1) / 3,
+    ]
+    parts = [flat, stock, forbid, clock, *lines]
     return xp.concatenate([xp.asarray(p, dtype=xp.float32) for p in parts], axis=-1)

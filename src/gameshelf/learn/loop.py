@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,39 +30,10 @@ from gameshelf.core.rng import derive_seed
 
 from .checkpoint import read_record, restore_learner, save_checkpoint
 from .evaluate import CurvePoint, play_match, plot_curve
-from .network import NetConfig, arrays_of, init_network, save_weights, with_arrays
-from .selfplay import GameCollector, Plies, SearchConfig, SelfPlay
-from .train import Learner, ReplayBuffer, TrainConfig
-
-
-@dataclass(frozen=True)
-class RunSettings:
-    """What a run learns with; kept in the checkpoint, so a resumed run goes on alike."""
-
-    net: NetConfig = field(default_factory=NetConfig)
-    train: TrainConfig = field(default_factory=TrainConfig)
-    search: SearchConfig = field(default_factory=SearchConfig)
-    games_per_worker: int = 64
-    plies_per_call: int = 16
-    updates_per_call: int = 8
-    eval_every: int = 200
-    eval_games: int = 4
-    eval_opponents: tuple[str, ...] = ("greedy", "hard@0.25")
-    eval_simulations: int = 64
-    checkpoint_every: int = 200
-    seed: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        """The settings as JSON."""
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunSettings:
-        """Settings read back from :meth:`to_json`."""
-        nested = {"net": NetConfig, "train": TrainConfig, "search": SearchConfig}
-        values = {k: nested[k](**v) if k in nested else v for k, v in data.items()}
-        values["eval_opponents"] = tuple(values["eval_opponents"])
-        return cls(**values)
+from .network import arrays_of, init_network, save_weights, with_arrays
+from .selfplay import GameCollector, Plies, SelfPlay
+from .settings import RunSettings
+from .train import Learner, ReplayBuffer
 
 
 @dataclass(frozen=True)
@@ -250,7 +221,7 @@ class Run:
         save_checkpoint(self.out, self.learner, self.record)
         save_weights(self.learner.net, self.settings.net, self.out / "weights.npz", half=True)
         if self.curve:
-            plot_curve(self.curve, self.out / "curve.png")
+            plot_curve(self.curve, self.out / "curve.png", self.settings.eval_simulations)
         summary = {
             "step": self.step,
             "games": self.record["games"],

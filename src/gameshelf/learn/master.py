@@ -24,6 +24,7 @@ from typing import Any
 import equinox as eqx
 import numpy as np
 
+from gameshelf.agents.analysis import AnalysisError, MoveAnalysis
 from gameshelf.agents.base import Agent
 from gameshelf.core.game import Game, State
 from gameshelf.games.cage.rules import CageState
@@ -103,6 +104,8 @@ class _Node:
         self.value = 0.0
         if self.result is None:
             self.priors, self.value = evaluator(state, self.actions)
+            if _can_win(state, self.actions):
+                self.value = 1.0  # as in self-play: a mover with a winning move has won
         self.children: list[_Node | None] = [None] * len(self.actions)
         self.visits = [0] * len(self.actions)
         self.wins = [0.0] * len(self.actions)
@@ -151,21 +154,49 @@ class MasterAgent(Agent):
 
     def step(self, state: State) -> int:
         """The most visited root action after the search."""
-        if not isinstance(state, CageState):
-            raise ValueError(f"master plays the Cage, not {type(state).__name__}")
+        root = self._search(_cage(state), self.time_limit)
+        return root.actions[_ranked(root)[0]]
+
+    def analyse(self, state: State, seconds: float, top: int = 3) -> list[MoveAnalysis]:
+        """The ``top`` most visited moves after ``seconds`` of search (all for ``top <= 0``),
+        each valued on [0, 1] for the mover (its mean backed-up value) with its main line."""
+        if state.is_terminal():
+            raise AnalysisError("the game is over: there is nothing to analyse")
+        cage = _cage(state)
+        root = self._search(cage, seconds)
+        order = _ranked(root)
+        chosen = order if top <= 0 else order[:top]
+        return [self._described(root, i, cage) for i in chosen]
+
+    def _search(self, state: CageState, seconds: float | None) -> _Node:
+        """The root after searching ``state`` for ``seconds`` (or ``simulations``, if set)."""
         root = _Node(state, self.evaluator)
         if len(root.actions) == 1:
-            return root.actions[0]
+            return root
         budget = self.simulations if self.simulations is not None else SIMULATION_CAP
         deadline = None
-        if self.simulations is None and self.time_limit is not None:
-            deadline = self.clock() + self.time_limit
+        if self.simulations is None and seconds is not None:
+            deadline = self.clock() + seconds
         for done in range(budget):
             if deadline is not None and done and self.clock() >= deadline:
                 break
             self._simulate(root, state)
-        best = max(range(len(root.actions)), key=lambda i: (root.visits[i], root.priors[i]))
-        return root.actions[best]
+        return root
+
+    def _described(self, root: _Node, index: int, state: CageState) -> MoveAnalysis:
+        """Root move ``index`` as an analysed move: value and most-visited line below it."""
+        visits = root.visits[index]
+        value = root.wins[index] / visits if visits else root.value_for(root.mover)
+        line = [state.action_to_string(root.actions[index])]
+        walker = state.clone()
+        walker.apply_action(root.actions[index])
+        node = root.children[index]
+        while node is not None and node.result is None and node.total:
+            best = _ranked(node)[0]
+            line.append(walker.action_to_string(node.actions[best]))
+            walker.apply_action(node.actions[best])
+            node = node.children[best]
+        return MoveAnalysis(root.actions[index], line[0], (value + 1) / 2, None, tuple(line))
 
     def _simulate(self, root: _Node, start: CageState) -> None:
         state = start.clone()
@@ -184,3 +215,27 @@ class MasterAgent(Agent):
             parent.visits[i] += 1
             parent.total += 1
             parent.wins[i] += node.value_for(parent.mover)
+
+
+def _ranked(node: _Node) -> list[int]:
+    """The indices of ``node``'s actions, most visited first (ties: the higher prior)."""
+    return sorted(range(len(node.actions)), key=lambda i: (-node.visits[i], -node.priors[i]))
+
+
+def _cage(state: State) -> CageState:
+    """``state`` as a Cage position; ``ValueError`` for any other game's."""
+    if not isinstance(state, CageState):
+        raise ValueError(f"master plays the Cage, not {type(state).__name__}")
+    return state
+
+
+def _can_win(state: CageState, actions: list[int]) -> bool:
+    """Whether one of ``actions`` wins at once for the mover (tried in the engine: a twist may
+    hand the line to the other seat instead)."""
+    mover = state.player
+    for action in actions:
+        after = state.clone()
+        after.apply_action(action)
+        if after.is_terminal() and after.returns()[mover] > 0:
+            return True
+    return False

@@ -13,7 +13,6 @@ does not fit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .features import FEATURES, NUM_ACTIONS
-
-
-@dataclass(frozen=True)
-class NetConfig:
-    """The network's shape: the seats it plays for and its width and depth."""
-
-    players: int = 2
-    hidden: int = 128
-    blocks: int = 3
+from .settings import NetConfig
 
 
 class PolicyValueNet(eqx.Module):

@@ -27,14 +27,7 @@ from gameshelf.rl.jax.cage import CageEnv, CageJaxState, cells
 
 from .features import FEATURES, NUM_ACTIONS, SeatTables, encode, seat_tables
 from .network import PolicyValueNet, batched
-
-
-@dataclass(frozen=True)
-class SearchConfig:
-    """The self-play search: simulations per move and actions the Gumbel root considers."""
-
-    simulations: int = 32
-    considered: int = 16
+from .settings import SearchConfig
 
 
 class Plies(NamedTuple):
@@ -104,7 +97,22 @@ class SelfPlay:
     def _evaluate(self, net: PolicyValueNet, states: CageJaxState) -> tuple[jax.Array, jax.Array]:
         logits, value = batched(net, jax_features(self.env, self.tables, states))
         real = _real_logits(self.tables, logits, states.current_player)
+        # A mover with a winning move has won: the search need not find the move to know.
+        value = jnp.where(self._can_win(states), 1.0, value)
         return _masked(real, states.legal_action_mask), value
+
+    def _can_win(self, states: CageJaxState) -> jax.Array:
+        """Whether each state's mover has a legal move that wins at once (every action tried
+        in the real rules: a twist may hand the line to the other seat instead)."""
+        actions = jnp.arange(NUM_ACTIONS)
+
+        def one(state: CageJaxState) -> jax.Array:
+            after = jax.vmap(self.env.step, in_axes=(None, 0))(state, actions)
+            wins = after.rewards[:, state.current_player] > 0
+            return jnp.any(wins & state.legal_action_mask)
+
+        won: jax.Array = jax.vmap(one)(states)
+        return won
 
     def _recurrent(
         self, net: PolicyValueNet, key: jax.Array, action: jax.Array, states: CageJaxState

@@ -7,7 +7,6 @@ game's result for the mover. Weight decay comes from ``optax.adamw``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import equinox as eqx
@@ -19,16 +18,7 @@ import optax  # type: ignore[import-untyped]
 from .features import FEATURES, NUM_ACTIONS
 from .network import PolicyValueNet, batched
 from .selfplay import Samples
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """The learner's settings."""
-
-    learning_rate: float = 1e-3
-    weight_decay: float = 1e-4
-    batch_size: int = 256
-    buffer_size: int = 50_000
+from .settings import TrainConfig
 
 
 def loss(net: PolicyValueNet, batch: Samples) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:

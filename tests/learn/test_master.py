@@ -1,0 +1,140 @@
+"""The master level: legal play, the clock, its refusals, and play against random."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gameshelf.agents.analysis import AnalysisError
+from gameshelf.agents.base import make_agent
+from gameshelf.agents.catalogue import agent_catalogue, check_agent
+from gameshelf.core.errors import GameshelfError
+from gameshelf.core.registry import load
+from gameshelf.learn import master as master_module
+from gameshelf.learn.master import MasterAgent, shipped_network
+from gameshelf.learn.network import NetConfig, init_network
+
+
+def play(seats: list[object], seed: int) -> list[float]:
+    game = load("cage")
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        action = seats[state.current_player()].step(state)  # type: ignore[attr-defined]
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    return state.returns()
+
+
+def test_master_beats_random_with_every_move_legal() -> None:
+    game = load("cage")
+    results = []
+    for index in range(4):
+        master = MasterAgent(game, index, simulations=48)
+        other = make_agent("random", game, 100 + index)
+        first = index % 2 == 0
+        returns = play([master, other] if first else [other, master], index)
+        results.append(returns[0 if first else 1])
+    assert results.count(1.0) >= 3 and -1.0 not in results
+
+
+def test_master_by_name_plays_the_two_player_cage_on_its_clock() -> None:
+    game = load("cage")
+    agent = make_agent("master", game, 0)
+    assert isinstance(agent, MasterAgent)
+    assert agent.time_limit == 1.0
+    check_agent("master", game)
+    names = {info.name: info for info in agent_catalogue(game)}
+    assert names["master"].level
+    # Ranked by what it measured: below hard, which beat it (docs/learning.md).
+    assert names["medium"].strength < names["master"].strength < names["hard"].strength
+
+
+def test_every_process_that_imports_the_bots_knows_master() -> None:
+    # The server's bot workers and Ray's arena workers import only the bots' package: master
+    # comes with the Cage's pack from the entry points, not from importing gameshelf.learn.
+    code = (
+        "import sys, gameshelf.agents as a; "
+        "assert 'master' in a.AGENTS; assert 'gameshelf.learn.master' not in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("game_string", ["axiom", "cage(players=3)"])
+def test_master_refuses_other_games(game_string: str) -> None:
+    with pytest.raises(ValueError, match=r"master plays (the two-player Cage|cage) only"):
+        make_agent("master", load(game_string), 0)
+    assert "master" not in {info.name for info in agent_catalogue(load(game_string))}
+
+
+def test_master_without_jax_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "gameshelf.learn.master")
+    monkeypatch.setitem(sys.modules, "equinox", None)  # as if the learn extra were missing
+    with pytest.raises(ValueError, match=r"master needs equinox from the learn extra: .*learn"):
+        make_agent("master", load("cage"), 0)
+    with pytest.raises(GameshelfError, match="learn extra"):
+        check_agent("master", load("cage"))
+
+
+def test_master_without_its_weights_says_how_to_make_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(master_module, "SHIPPED", tmp_path / "none.npz")
+    shipped_network.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"none\.npz, which is missing: .*gameshelf learn"):
+            MasterAgent(load("cage"), 0)
+    finally:
+        shipped_network.cache_clear()
+
+
+def test_the_network_is_loaded_once_per_process() -> None:
+    game = load("cage")
+    assert MasterAgent(game, 1).evaluator.net is MasterAgent(game, 2).evaluator.net
+
+
+def test_on_the_clock_master_stops_at_its_time() -> None:
+    ticks = iter(range(10_000))
+    game = load("cage")
+    agent = MasterAgent(
+        game, 0, net=init_network(NetConfig(2, 16, 1), 0), time_limit=5, clock=lambda: next(ticks)
+    )
+    calls = []
+    evaluate = agent.evaluator.__call__
+
+    def counting(state: object, actions: list[int]) -> tuple[list[float], float]:
+        calls.append(1)
+        return evaluate(state, actions)  # type: ignore[arg-type]
+
+    agent.evaluator = counting  # type: ignore[assignment]
+    action = agent.step(game.new_initial_state())
+    assert action in game.new_initial_state().legal_actions()
+    # The clock reads 0 at the start and one more at each check: five simulations, each
+    # evaluating one new leaf, plus the root.
+    assert len(calls) == 1 + 5
+
+
+def test_master_analyses_a_position_for_the_analysis_board() -> None:
+    game = load("cage")
+    state = game.new_initial_state()
+    for action in (0, 24, 1):
+        state.apply_action(action)
+    agent = MasterAgent(game, 0, simulations=200)
+    moves = agent.analyse(state, seconds=1.0, top=3)
+    assert len(moves) == 3
+    assert len({move.action for move in moves}) == 3
+    for move in moves:
+        assert move.action in state.legal_actions()
+        assert 0.0 <= move.value <= 1.0
+        assert move.pv[0] == move.text == state.action_to_string(move.action)
+        assert move.solved is None
+    # The first move is the one master would play.
+    assert moves[0].action == agent.step(state)
+    with pytest.raises(AnalysisError, match="over"):
+        finished = game.new_initial_state()
+        while not finished.is_terminal():
+            finished.apply_action(finished.legal_actions()[0])
+        agent.analyse(finished, seconds=0.1)
