@@ -12,9 +12,9 @@ import pytest
 from gameshelf.cli.learn import ProgressBar
 from gameshelf.cli.main import main
 from gameshelf.core.registry import load
-from gameshelf.learn.loop import Progress
 from gameshelf.learn.master import MasterAgent
 from gameshelf.learn.network import load_weights
+from gameshelf.learn.settings import Progress
 
 TINY = [
     "--games-per-worker", "4", "--simulations", "4", "--batch-size", "16", "--hidden", "16",
@@ -79,6 +79,17 @@ def test_refusals_name_what_was_wrong(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["learn", "cage", "--eval-against", "hard@-1", "--out", str(tmp_path)]) == 2
     assert "think time must be between" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "checkpoint.npz").write_bytes(b"a run's checkpoint")
+    assert main(["learn", "cage", "--steps", "2", "--out", str(taken)]) == 2
+    assert "holds a run already: go on with --resume" in capsys.readouterr().err
+    assert (taken / "checkpoint.npz").read_bytes() == b"a run's checkpoint"
+    assert main(["learn", "cage", "--steps", "2", "--resume", "--out", str(taken)]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    assert main(["learn", "cage", "--steps", "2", "--out", str(tmp_path / "file")]) == 2
+    assert "is a file; name a folder" in capsys.readouterr().err
 
 
 def test_the_progress_bar_shows_each_tenth_once_off_a_terminal() -> None:

@@ -13,7 +13,7 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.registry import load
 from gameshelf.extras import missing_extra
 from gameshelf.learn.level import EXTRA
-from gameshelf.learn.settings import NetConfig, RunSettings, SearchConfig, TrainConfig
+from gameshelf.learn.settings import NetConfig, Progress, RunSettings, SearchConfig, TrainConfig
 
 GAMES = ("cage",)
 """Games with a training loop: the two-player Cage (Axiom: docs/learning.md says what it needs)."""
@@ -113,17 +113,14 @@ def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int
         from gameshelf.learn.loop import Run
     except ImportError as error:
         missing_extra("gameshelf learn", EXTRA, error)
-    try:
-        run = Run(
-            args.out,
-            args.steps,
-            workers=args.workers,
-            settings=None if args.resume else _settings(args),
-            resume=args.resume,
-            address=args.address,
-        )
-    except ValueError as error:
-        raise GameshelfError(str(error)) from None
+    run = Run(
+        args.out,
+        args.steps,
+        workers=args.workers,
+        settings=None if args.resume else _settings(args),
+        resume=args.resume,
+        address=args.address,
+    )
     out = stream or sys.stderr
     bar = None if args.quiet else ProgressBar(out)
     summary = run.go(bar)
@@ -144,9 +141,13 @@ class ProgressBar:
         self.width = width
         self.interactive = stream.isatty()
         self.shown = -1
+        self.last: Progress | None = None
 
-    def __call__(self, progress: Any) -> None:
-        """Show a :class:`gameshelf.learn.loop.Progress`."""
+    def __call__(self, progress: Progress) -> None:
+        """Show where the run stands (each state once: the loop may report one twice)."""
+        if progress == self.last:
+            return
+        self.last = progress
         step, steps = progress.step, progress.steps
         filled = self.width * step // steps
         loss = "" if progress.loss is None else f", loss {progress.loss:.3f}"

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .network import arrays_of, with_arrays
+from .settings import LearnError
 from .train import Learner
 
 CHECKPOINT = "checkpoint.npz"
@@ -36,15 +37,16 @@ def save_checkpoint(folder: Path, learner: Learner, record: dict[str, Any]) -> P
 
 
 def read_record(folder: Path) -> dict[str, Any]:
-    """The run record of the checkpoint in ``folder``; ``ValueError`` naming what is missing."""
+    """The run record of the checkpoint in ``folder``; :class:`LearnError` naming what is
+    missing or unreadable."""
     path = folder / CHECKPOINT
     if not path.is_file():
-        raise ValueError(f"no checkpoint to resume in {folder} (no {CHECKPOINT})")
+        raise LearnError(f"no checkpoint to resume in {folder} (no {CHECKPOINT})")
     try:
         with np.load(path) as data:
             record: dict[str, Any] = json.loads(str(data["record"]))
     except (OSError, ValueError, KeyError) as exc:
-        raise ValueError(f"checkpoint {path}: cannot be read ({exc})") from None
+        raise LearnError(f"checkpoint {path}: cannot be read ({exc})") from None
     return record
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,22 +27,12 @@ import numpy as np
 
 from gameshelf.core.rng import derive_seed
 
-from .checkpoint import read_record, restore_learner, save_checkpoint
+from .checkpoint import CHECKPOINT, read_record, restore_learner, save_checkpoint
 from .evaluate import CurvePoint, play_match, plot_curve
 from .network import arrays_of, init_network, save_weights, with_arrays
 from .selfplay import GameCollector, Plies, SelfPlay
-from .settings import RunSettings
+from .settings import LearnError, Progress, RunSettings
 from .train import Learner, ReplayBuffer
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a run stands, for a progress bar."""
-
-    step: int
-    steps: int
-    games: int
-    loss: float | None
 
 
 class SelfPlayWorker:
@@ -73,10 +62,14 @@ def _ray(address: str | None, workers: int) -> tuple[Any, bool]:
 
     if ray.is_initialized():
         return ray, False
-    if address:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = f"the Ray cluster at {address}" if address else "a local Ray"
+        raise LearnError(f"cannot start on {where}: {exc}") from None
     return ray, True
 
 
@@ -94,9 +87,15 @@ class Run:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if steps < 1:
-            raise ValueError(f"--steps must be at least 1, not {steps}")
+            raise LearnError(f"--steps must be at least 1, not {steps}")
         if workers < 1:
-            raise ValueError(f"--workers must be at least 1, not {workers}")
+            raise LearnError(f"--workers must be at least 1, not {workers}")
+        if out.exists() and not out.is_dir():
+            raise LearnError(f"--out {out} is a file; name a folder for the run")
+        if not resume and (out / CHECKPOINT).exists():
+            raise LearnError(
+                f"{out} holds a run already: go on with --resume, or choose another --out"
+            )
         self.out, self.steps, self.workers, self.address = out, steps, workers, address
         self.clock = clock
         if resume:
@@ -114,7 +113,7 @@ class Run:
             }
         self.resume = resume
         if self.record["step"] >= steps:
-            raise ValueError(
+            raise LearnError(
                 f"the checkpoint in {out} is at step {self.record['step']} already; "
                 f"ask for more than {steps} steps"
             )

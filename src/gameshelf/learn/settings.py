@@ -9,6 +9,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from gameshelf.core.errors import GameshelfError
+
+
+class LearnError(GameshelfError):
+    """A run that cannot start or go on as asked (its folder, its checkpoint, its cluster)."""
+
+    code = "learn/bad-run"
+
 
 @dataclass(frozen=True)
 class NetConfig:
@@ -65,3 +73,13 @@ class RunSettings:
         values = {k: nested[k](**v) if k in nested else v for k, v in data.items()}
         values["eval_opponents"] = tuple(values["eval_opponents"])
         return cls(**values)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a run stands, for a progress bar."""
+
+    step: int
+    steps: int
+    games: int
+    loss: float | None
