@@ -111,3 +111,14 @@ def test_only_the_round_writes_changes_of_a_match() -> None:
         if "write_changes" in text or ".writer.write(" in text:
             writers.append(name)
     assert sorted(writers) == ["committer", "round", "store.matches"]
+
+
+def test_routes_hold_no_queries() -> None:
+    """Routes ask the store; no route opens a session or builds a query itself."""
+    querying = [
+        name
+        for name, path in _modules().items()
+        if name.startswith("routes")
+        and any(word in path.read_text() for word in ("session()", "select(", "update("))
+    ]
+    assert querying == []

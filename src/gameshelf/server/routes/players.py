@@ -4,12 +4,10 @@ which seat of a match."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 from fastapi.responses import FileResponse, HTMLResponse
-from sqlalchemy import select
 
 from ..accounts import AccountStore
 from ..contract import MatchPlayers, PlayerGame, PlayerPage, PlayerRating, SeatHolder
@@ -17,25 +15,13 @@ from ..deps import MatchIdPath, get_hub
 from ..errors import ServerError
 from ..hub import Hub
 from ..ratings import game_of, ordinal
-from ..store import AccountRow, MatchRow, RatedMatchRow, RatingRow, SeatAccountRow, as_utc
+from ..store.players import player_rows
 from .accounts import get_accounts
 from .pages import index
 
 router = APIRouter(tags=["players"])
 GAMES_SHOWN = 100
 NameParam = Annotated[str, Path(max_length=64)]
-
-
-@dataclass(frozen=True)
-class _Held:
-    match_id: str
-    game: str
-    seat: int
-    status: str
-    result: list[float] | None
-    result_text: str | None
-    created: str
-    rated: bool
 
 
 def outcome(result: list[float] | None, seat: int) -> str | None:
@@ -47,48 +33,6 @@ def outcome(result: list[float] | None, seat: int) -> str | None:
     if all(r == mine for r in result):
         return "draw"
     return "loss" if any(r > mine for r in result) else "win"
-
-
-def _player_rows(
-    accounts: AccountStore, name: str
-) -> tuple[str, str, list[RatingRow], list[_Held]] | None:
-    """The account, its ratings and its newest seats (blocking)."""
-    found = accounts.find(name)
-    if found is None:
-        return None
-    with accounts.store.session() as session:
-        account = session.get(AccountRow, found.id)
-        if account is None:
-            return None
-        ratings = list(
-            session.scalars(
-                select(RatingRow)
-                .where(RatingRow.account_id == found.id)
-                .order_by(RatingRow.game, RatingRow.players)
-            )
-        )
-        rows = session.execute(
-            select(SeatAccountRow.seat, MatchRow, RatedMatchRow.match_id)
-            .join(MatchRow, MatchRow.id == SeatAccountRow.match_id)
-            .outerjoin(RatedMatchRow, RatedMatchRow.match_id == MatchRow.id)
-            .where(SeatAccountRow.account_id == found.id)
-            .order_by(MatchRow.created.desc())
-            .limit(GAMES_SHOWN)
-        ).all()
-        held = [
-            _Held(
-                match.id,
-                match.game,
-                seat,
-                match.status,
-                match.result,
-                match.result_text,
-                as_utc(match.created).isoformat(),
-                rated is not None,
-            )
-            for seat, match, rated in rows
-        ]
-        return account.name, as_utc(account.created).isoformat(), ratings, held
 
 
 async def _to_move(hub: Hub, match_id: str) -> int | None:
@@ -111,7 +55,10 @@ async def player(
 ) -> PlayerPage:
     """A player's page: ratings per game and player count, newest games first, and the
     running games where it is their turn."""
-    found = await asyncio.to_thread(_player_rows, accounts, name)
+    account = await asyncio.to_thread(accounts.find, name)
+    found = None
+    if account is not None:
+        found = await asyncio.to_thread(player_rows, accounts.store, account.id, GAMES_SHOWN)
     if found is None:
         raise ServerError("player/not-found", f"no player called {name[:64]!r}")
     display, created, ratings, held = found

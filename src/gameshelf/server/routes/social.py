@@ -10,14 +10,14 @@ import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
-from sqlalchemy import select
 
 from ..contract import WaitingGame, WaitingRequest
 from ..deps import get_hub
 from ..errors import ServerError
 from ..hub import Hub
 from ..listing import occupant
-from ..store import MatchRow, SeatAccountRow, SeatRow, hash_token
+from ..store import hash_token
+from ..store.players import running_seats_of_account, running_seats_of_tokens
 from .accounts import current_account
 
 router = APIRouter(tags=["matches"])
@@ -31,7 +31,7 @@ async def waiting(
     logged in), the nearest deadline first."""
     hashes = {(seat.match, hash_token(seat.token)) for seat in body.seats}
     account_seats = await _account_seats(hub, request)
-    held = await asyncio.to_thread(_running_seats, hub, hashes)
+    held = await asyncio.to_thread(running_seats_of_tokens, hub.store, hashes)
     games: list[WaitingGame] = []
     for match_id, seat in sorted(held | account_seats):
         try:
@@ -63,34 +63,9 @@ async def waiting(
     return games
 
 
-def _running_seats(hub: Hub, hashes: set[tuple[str, str]]) -> set[tuple[str, int]]:
-    """The (match, seat) pairs of running matches these token hashes hold."""
-    if not hashes:
-        return set()
-    matches = {match for match, _ in hashes}
-    with hub.store.session() as session:
-        rows = session.execute(
-            select(SeatRow.match_id, SeatRow.seat, SeatRow.token_hash)
-            .join(MatchRow, MatchRow.id == SeatRow.match_id)
-            .where(SeatRow.match_id.in_(matches), MatchRow.status == "running")
-        ).all()
-    return {(m, s) for m, s, h in rows if h is not None and (m, h) in hashes}
-
-
 async def _account_seats(hub: Hub, request: Request) -> set[tuple[str, int]]:
     """The seats of running matches held by the logged-in account (none for a guest)."""
     account = await current_account(request)
     if account is None:
         return set()
-    return await asyncio.to_thread(_seats_of_account, hub, account.id)
-
-
-def _seats_of_account(hub: Hub, account_id: int) -> set[tuple[str, int]]:
-    with hub.store.session() as session:
-        rows = session.execute(
-            select(SeatAccountRow.match_id, SeatAccountRow.seat)
-            .join(MatchRow, MatchRow.id == SeatAccountRow.match_id)
-            .where(SeatAccountRow.account_id == account_id, MatchRow.status == "running")
-            .limit(500)
-        ).all()
-    return {(match_id, seat) for match_id, seat in rows}
+    return await asyncio.to_thread(running_seats_of_account, hub.store, account.id)
