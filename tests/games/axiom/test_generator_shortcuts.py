@@ -22,7 +22,7 @@ from gameshelf.games.axiom.board import (
 )
 from gameshelf.games.axiom.generator import MoveGenerator, room_table
 from gameshelf.games.axiom.options import AxiomOptions
-from gameshelf.games.axiom.state import AxiomState
+from gameshelf.games.axiom.state import AxiomGame, AxiomState
 
 OPTION_SETS = [
     {},
@@ -53,12 +53,19 @@ def fresh(board: Board) -> Board:
     return Board(dict(board.cubes), list(board.sceptres))
 
 
+def axiom(name: str) -> AxiomGame:
+    """The Axiom game of a game string."""
+    game = gameshelf.load(name)
+    assert isinstance(game, AxiomGame)
+    return game
+
+
 def random_states(name: str, count: int, seed: int) -> list[AxiomState]:
     """``count`` positions of random play (new games as games end)."""
-    game = gameshelf.load(name)
+    game = axiom(name)
     rng = random.Random(seed)
     state = game.new_initial_state()
-    states = []
+    states: list[AxiomState] = []
     while len(states) < count:
         if state.is_terminal():
             state = game.new_initial_state()
@@ -70,7 +77,7 @@ def random_states(name: str, count: int, seed: int) -> list[AxiomState]:
 def test_kept_contexts_ranks_and_entries_match_a_fresh_board() -> None:
     """Along random games, with moves taken back too, the board's kept sceptre contexts, its
     ranks and its target entries are those of the same position built from scratch."""
-    game = gameshelf.load("axiom")
+    game = axiom("axiom")
     rng = random.Random(11)
     state = game.new_initial_state()
     checked = 0
