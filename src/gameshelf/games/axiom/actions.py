@@ -30,7 +30,8 @@ NUM_ACTIONS: Final = SCEPTRE_ACTIONS + CUBE_ACTIONS
 Move = tuple[int, int, int, int]
 """A decoded move on packed cells: ``(0, source, target, face)`` for a sceptre,
 ``(1, source, target, dome mask)`` for a cube."""
-SCEPTRE, CUBE = 0, 1
+SCEPTRE: Final = 0
+CUBE: Final = 1
 
 
 def decode(board: Board, action: int) -> Move | None:
@@ -45,9 +46,10 @@ def decode(board: Board, action: int) -> Move | None:
     rest = action - SCEPTRE_ACTIONS
     if not 0 <= rest < CUBE_ACTIONS:
         return None
-    rest, placement = divmod(rest, WIDTH)
-    rest, anchor_dir = divmod(rest, 6)
-    source, anchor = divmod(rest, 12)
+    # (// and %, not divmod: compiled, divmod is a generic call on boxed ints)
+    rest, placement = rest // WIDTH, rest % WIDTH
+    rest, anchor_dir = rest // 6, rest % 6
+    source, anchor = rest // 12, rest % 12
     if source >= count or anchor >= count:
         return None
     return (CUBE, cells[source], cells[anchor] + STEP[anchor_dir], PLACEMENTS[placement])

@@ -241,16 +241,17 @@ def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
 
 # --- sceptres ---------------------------------------------------------------------------------
 
-# reason codes of face_problem / stop_problem
-NO_CUBE, DOME, ON_TABLE, COVERED, TAKEN, SHARED_AIR = (
-    "no-cube",
-    "dome",
-    "on-table",
-    "covered",
-    "taken",
-    "shared-air",
-)
-FAR_TABLE, FAR_CUBE, FACING = "far-table", "far-cube", "facing"
+# reason codes of face_problem / stop_problem (each Final: compiled, a plain module name is
+# looked up in the module's dict at every use)
+NO_CUBE: Final = "no-cube"
+DOME: Final = "dome"
+ON_TABLE: Final = "on-table"
+COVERED: Final = "covered"
+TAKEN: Final = "taken"
+SHARED_AIR: Final = "shared-air"
+FAR_TABLE: Final = "far-table"
+FAR_CUBE: Final = "far-cube"
+FACING: Final = "facing"
 
 
 def face_problem(
@@ -439,17 +440,20 @@ def move_sceptre(
 
 # --- cubes ------------------------------------------------------------------------------------
 
-# reason codes of lift_problem / cell_problem / mask_problem / connection
-NOT_OWN, HOLDS_SCEPTRE, UNDER, HOLDS_UP = "not-own", "holds-sceptre", "under", "holds-up"
-NO_CONTACT, BELOW_CUBE, FLOATS = "no-contact", "below-cube", "floats"
-DOME_TABLE, DOME_DOME, LOOSE_BELOW, NO_LOCK, RECESSES = (
-    "dome-table",
-    "dome-dome",
-    "loose-below",
-    "no-lock",
-    "recesses",
-)
-SPLITS = "splits"
+# reason codes of lift_problem / cell_problem / mask_problem / connection (Final: see above)
+NOT_OWN: Final = "not-own"
+HOLDS_SCEPTRE: Final = "holds-sceptre"
+UNDER: Final = "under"
+HOLDS_UP: Final = "holds-up"
+NO_CONTACT: Final = "no-contact"
+BELOW_CUBE: Final = "below-cube"
+FLOATS: Final = "floats"
+DOME_TABLE: Final = "dome-table"
+DOME_DOME: Final = "dome-dome"
+LOOSE_BELOW: Final = "loose-below"
+NO_LOCK: Final = "no-lock"
+RECESSES: Final = "recesses"
+SPLITS: Final = "splits"
 
 
 def holders(board: Board) -> set[int]:
