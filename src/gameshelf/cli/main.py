@@ -259,7 +259,7 @@ def check_serve_arguments(args: argparse.Namespace) -> None:
     busy port, a database folder that is missing or not writable, or a SQLite file that another
     server holds."""
     try:
-        from gameshelf.server.db import check_database_folder
+        from gameshelf.server.store import check_database_folder
     except ImportError as exc:
         raise _needs_server_extra(exc) from None
     check_database_folder(_database_url(args))
@@ -309,7 +309,7 @@ def cmd_db(args: argparse.Namespace) -> int:
     try:
         from sqlalchemy import create_engine
 
-        from gameshelf.server.db import check_database_folder, upgrade_schema
+        from gameshelf.server.store import check_database_folder, upgrade_schema
     except ImportError as exc:
         raise _needs_server_extra(exc) from None
     url = _database_url(args)
