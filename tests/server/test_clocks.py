@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +112,8 @@ def test_a_move_after_the_flag_is_refused(
         version = table.state["version"]
         move = table.state["seats"]["0"]["legal_moves"][0]
 
-        async def asleep(_steward: ClockSteward) -> float:
-            return 30.0
+        async def asleep(steward: ClockSteward) -> datetime:
+            return steward.time.now() + timedelta(days=1)
 
         monkeypatch.setattr(ClockSteward, "pass_once", asleep)
         fake.advance(120)

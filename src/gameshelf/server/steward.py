@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from .errors import ServerError
 from .match import Match
@@ -60,26 +60,28 @@ class ClockSteward:
         while True:
             self.changed.clear()
             try:
-                pause = await self.pass_once()
+                moment = await self.pass_once()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database away: look again shortly
                 log.warning("clock steward: %s", error)
-                pause = RETRY_SECONDS
-            await self.time.wait(self.changed, pause)
+                moment = self.time.now() + timedelta(seconds=RETRY_SECONDS)
+            await self.time.wait_until(self.changed, moment)
 
-    async def pass_once(self) -> float:
-        """Flag what is due; returns how long to wait for the next deadline (seconds)."""
-        due, upcoming = await asyncio.to_thread(self._due, self.time.now())
+    async def pass_once(self) -> datetime:
+        """Flag what is due; returns when to look again (just after the next deadline, or
+        after the longest nap)."""
+        now = self.time.now()
+        due, upcoming = await asyncio.to_thread(self._due, now)
         for match_id in due:
             try:
                 await self.round.flag_if_due(match_id)
             except ServerError:  # a match that will not load is set aside by the registry
                 continue
+        latest = now + timedelta(seconds=self.longest_sleep)
         if upcoming is None:
-            return self.longest_sleep
-        wait = (upcoming - self.time.now()).total_seconds() + 0.005
-        return min(self.longest_sleep, max(0.005, wait))
+            return latest
+        return min(latest, upcoming + timedelta(milliseconds=5))
 
     def _due(self, now: datetime) -> tuple[list[str], datetime | None]:
         with self.store.session() as session:
