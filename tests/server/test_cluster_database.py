@@ -132,3 +132,31 @@ def test_a_hello_on_a_process_that_missed_a_move_gets_the_current_state(url: str
     finally:
         mover.stop()
         late.stop()
+
+
+def test_ownership_spreads_over_processes_started_one_after_another(url: str) -> None:
+    first = RunningServer(url)
+    servers = [first]
+    try:
+        lobby = Lobby(first.url)
+        seats = [HUMAN, {"kind": "bot", "agent": "random"}]
+        for _ in range(6):  # a human to move in each: owned, idle
+            match = lobby._call("POST", "/api/matches", json={"game": "cage", "seats": seats})
+            lobby.join(match["id"], 0)
+        clusters = [first.hub.cluster]
+        assert clusters[0] is not None
+        wait_until(lambda: len(clusters[0].owned) == 6)  # the first process took them all
+        servers += [RunningServer(url), RunningServer(url)]
+        clusters = [server.hub.cluster for server in servers]
+
+        def spread() -> bool:
+            owned = [len(c.owned) for c in clusters if c is not None]
+            return sum(owned) == 6 and max(owned) <= 3 and min(owned) >= 1
+
+        wait_until(spread, timeout=30)
+        everyone = [c.owned for c in clusters if c is not None]
+        assert not set.intersection(*everyone)  # never two owners of one match
+        lobby.close()
+    finally:
+        for server in servers:
+            server.stop()

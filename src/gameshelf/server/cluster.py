@@ -25,6 +25,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import random
 from collections.abc import Coroutine
 from typing import IO, Protocol
 
@@ -35,6 +36,15 @@ from .store import NOTIFY_CHANNEL, SEATS_CHANGED, sqlite_file
 log = logging.getLogger("gameshelf.server")
 
 STEWARD_EVERY_SECONDS = 1.0
+APPLICATION_NAME = "gameshelf-server"
+"""How each process's listener names itself to PostgreSQL (the processes count each other)."""
+SHARE_SLACK = 1
+"""Matches a process may own past its fair share before it lets idle ones go."""
+
+
+def fair_share(matches: int, processes: int) -> int:
+    """The most running matches one of ``processes`` should own: an even split, rounded up."""
+    return -(-matches // max(1, processes))
 
 
 class Members(Protocol):
@@ -51,6 +61,9 @@ class Members(Protocol):
 
     def give_up(self, match_id: str) -> None:
         """Stop driving ``match_id``: another process owns it now."""
+
+    def idle(self, match_id: str) -> bool:
+        """Whether nothing is computed for ``match_id`` here now (its bot is not searching)."""
 
     async def catch_up_all(self) -> None:
         """Catch every match held here up: notifications may have been missed."""
@@ -177,7 +190,7 @@ class Cluster:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self.conninfo, autocommit=True
+                    self.conninfo, autocommit=True, application_name=APPLICATION_NAME
                 ) as connection:
                     await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     # what was committed while nobody listened here was never heard
@@ -198,23 +211,52 @@ class Cluster:
                 await asyncio.sleep(1.0)
 
     async def _steward(self, members: Members) -> None:
-        """Each second, take over running matches nobody owns (their process died)."""
+        """Each second, keep ownership fair: take over running matches nobody owns (their
+        process died, or a busier one let them go), up to this process's fair share, and let
+        go of idle ones past it, so matches spread over the processes however they started."""
         while True:
             await asyncio.sleep(STEWARD_EVERY_SECONDS)
             try:
-                ids = await members.running_ids()
-                held = await self._held_keys()
-                orphans = [i for i in ids if i not in self.owned and lock_key(i) not in held]
-                self.elsewhere = {i for i in ids if i not in self.owned and lock_key(i) in held}
-                for match_id in orphans:
-                    if not await self.own(match_id):
-                        continue
-                    log.info("cluster: this process now owns match %s", match_id)
-                    await members.take_over(match_id)
+                await self.balance(members)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 log.warning("cluster: steward pass failed: %s", error)
+
+    async def balance(self, members: Members) -> None:
+        """One pass of the steward (see :meth:`_steward`)."""
+        ids = await members.running_ids()
+        held = await self._held_keys()
+        running = set(ids)
+        orphans = [i for i in ids if i not in self.owned and lock_key(i) not in held]
+        self.elsewhere = {i for i in ids if i not in self.owned and lock_key(i) in held}
+        share = fair_share(len(ids), await self.members())
+        random.shuffle(orphans)  # processes taking at once try different matches first
+        for match_id in orphans:
+            if len(self.owned & running) >= share:
+                break
+            if await self.own(match_id):
+                log.info("cluster: this process now owns match %s", match_id)
+                await members.take_over(match_id)
+        surplus = len(self.owned & running) - share - SHARE_SLACK
+        for match_id in sorted(self.owned & running):
+            if surplus <= 0:
+                break
+            if members.idle(match_id):  # nobody's search is cut short
+                members.give_up(match_id)
+                await self.release(match_id)
+                self.elsewhere.add(match_id)
+                log.info("cluster: match %s let go for a less busy process", match_id)
+                surplus -= 1
+
+    async def members(self) -> int:
+        """How many server processes share the database now (their listeners say so)."""
+        rows = await self._ask(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = %s",
+            (APPLICATION_NAME,),
+        )
+        return max(1, int(str(rows[0][0]))) if rows else 1
 
 
 async def _run(

@@ -92,6 +92,11 @@ class Sync:
         if match is not None and match.bot_task is not None:
             match.bot_task.cancel()
 
+    def idle(self, match_id: str) -> bool:
+        """Whether no bot of ``match_id`` is searching in this process now."""
+        match = self.registry.matches.get(match_id)
+        return match is None or match.search is None
+
     async def take_over(self, match_id: str) -> None:
         """This process now owns ``match_id`` (its owner died): catch up and drive it."""
         match = await self.registry.get(match_id)
@@ -106,6 +111,8 @@ class Sync:
         """After a restart: load every running match and let its bots continue (a match that
         will not load is set aside by the registry, and the server starts anyway)."""
         resumed = 0
+        if self.shared:
+            return resumed  # the cluster's steward takes them up, a fair share each
         for match_id in await self.running_ids():
             if self.driver.owns is not None and not await self.driver.owns(match_id):
                 continue  # another live process has it
