@@ -85,3 +85,16 @@ def test_a_game_through_the_proxy_survives_a_dead_process(
     assert [m["move"] for m in record["moves"] if m["player"] == 0] == acknowledged
     assert killed
     lobby.close()
+
+
+def test_a_matchs_requests_go_to_one_process(
+    proxy: str,
+    three: list[Process],  # noqa: F811
+) -> None:
+    lobby = Lobby(proxy)
+    match = lobby.create("cage", [{"kind": "human"}, {"kind": "human"}])["id"]
+    for _ in range(12):  # round robin would load it into every process
+        assert lobby.match(match)["id"] == match
+    holding = [httpx.get(f"{p.url}/healthz").json()["matches_in_memory"] for p in three]
+    assert sum(holding) <= 2, holding  # the process that created it, and the one it hashes to
+    lobby.close()
