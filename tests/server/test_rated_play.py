@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from gameshelf.server.accounts import AccountStore
+from gameshelf.server.callers import same_origin
 from gameshelf.server.client import SeatClient
 from gameshelf.server.names import skeleton
 from gameshelf.server.ratings import settle
-from gameshelf.server.routes.accounts import same_origin
 from gameshelf.server.settings import ServerSettings
 from gameshelf.server.store import Store
 

@@ -87,7 +87,7 @@ def _settings(args: argparse.Namespace) -> RunSettings:
     if not opponents and args.eval_games:
         raise GameshelfError("--eval-against names no bot (or give --eval-games 0)")
     for opponent in opponents:
-        check_agent(split_think(opponent)[0], load("cage"))
+        check_agent(split_think(opponent)[0], load(GAMES[0]))
     return RunSettings(
         net=NetConfig(2, args.hidden, args.blocks),
         train=TrainConfig(batch_size=args.batch_size),

@@ -29,6 +29,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from ..bots import analyse_match, hint_move
+from ..callers import current_account
 from ..contract import AnalysedMove, AnalysedPly, AnalysisRequest, Hint, MatchAnalysis
 from ..deps import MatchIdPath, client_address, get_hub, limit_replays
 from ..errors import ServerError
@@ -36,7 +37,6 @@ from ..hub import Hub
 from ..live import seats_of_tokens
 from ..match import Match
 from ..work import Kind, scheduler_for
-from .accounts import current_account
 
 log = logging.getLogger("gameshelf.server")
 router = APIRouter(tags=["analysis"])

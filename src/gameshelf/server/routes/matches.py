@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from .. import frames
+from .. import frames, rated
 from ..clock import TimeControl
 from ..contract import (
     CreateMatchRequest,
@@ -23,13 +23,11 @@ from ..contract import (
     SeatSummary,
 )
 from ..deps import MatchIdPath, get_hub, limit_creates, limit_joins, limit_replays
-from ..errors import ServerError
 from ..hub import Hub
 from ..listing import list_details, named_result, roles_of, seat_summary
 from ..live import seats_of_tokens
 from ..names import normalise_name
 from ..store import as_utc, utcnow
-from . import accounts as account_routes
 
 router = APIRouter(tags=["matches"])
 
@@ -42,27 +40,16 @@ async def create_match(body: CreateMatchRequest, hub: HubDep, request: Request) 
     """Create a match from a game string and seats (default: you against random bots)."""
     seats = None if body.seats is None else [s.model_dump() for s in body.seats]
     if body.rated:  # accounts only, only bots with a published rating, always a clock
-        await account_routes.before_create(request, body.game, seats, body.seed)
-        body.clock = body.clock or account_routes.RATED_DEFAULT_CLOCK
+        await rated.before_create(request, body.game, seats, body.seed)
+        body.clock = body.clock or rated.RATED_DEFAULT_CLOCK
     control = None if body.clock is None else TimeControl.of_request(body.clock)
     if body.rated and control is not None:
-        check_rated_bank(control, hub.settings.rated_min_bank_seconds)
+        rated.check_rated_bank(control, hub.settings.rated_min_bank_seconds)
     match = await hub.lobby.create_match(body.game, seats, body.seed, time_control=control)
     if body.rated:
-        await account_routes.after_create(request, match.id)
+        await rated.after_create(request, match.id)
         hub.registry.mark_rated(match)  # nobody can have joined yet: no clock has started
     return frames.summary(match, hub.time.now())
-
-
-def check_rated_bank(control: TimeControl, least_seconds: float) -> None:
-    """Refuse a rated real-time bank shorter than the server's minimum (a one-second bank
-    would flag its first mover before the page had loaded)."""
-    if control.mode == "realtime" and control.initial_ms < least_seconds * 1000:
-        raise ServerError(
-            "request/invalid",
-            f"body.clock.minutes: a rated real-time match needs a bank of at least "
-            f"{least_seconds:g} s per seat",
-        )
 
 
 @router.get("/api/matches")
@@ -124,10 +111,10 @@ async def join(
     # One join at a time per match: checked apart from the seat's link, two tabs of one
     # account both passed the one-seat check of a rated match and took two seats.
     async with match.joining:
-        account = await account_routes.before_join(request, match_id, name)  # None: a guest
+        account = await rated.before_join(request, match_id, name)  # None: a guest
         name = name if account is None else account.name
         seat, token = await hub.round.join(match_id, body.seat, name)
-        await account_routes.after_join(request, match_id, seat, account)
+        await rated.after_join(request, match_id, seat, account)
     return JoinResponse(match=match_id, seat=seat, token=token)
 
 

@@ -10,13 +10,13 @@ from fastapi import APIRouter, Depends, Path
 from fastapi.responses import FileResponse, HTMLResponse
 
 from ..accounts import AccountStore
+from ..callers import get_accounts
 from ..contract import MatchPlayers, PlayerGame, PlayerPage, PlayerRating, SeatHolder
 from ..deps import MatchIdPath, get_hub
 from ..errors import ServerError
 from ..hub import Hub
 from ..ratings import game_of, ordinal
 from ..store.players import player_rows
-from .accounts import get_accounts
 from .pages import index
 
 router = APIRouter(tags=["players"])

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
+from ..callers import current_account
 from ..contract import WaitingGame, WaitingRequest
 from ..deps import get_hub
 from ..errors import ServerError
@@ -18,7 +19,6 @@ from ..hub import Hub
 from ..listing import occupant
 from ..store import hash_token
 from ..store.players import running_seats_of_account, running_seats_of_tokens
-from .accounts import current_account
 
 router = APIRouter(tags=["matches"])
 
