@@ -1,8 +1,8 @@
 """The generator's shortcuts agree with the rules they stand for.
 
-The generator skips cells without room before keying them, keeps each sceptre's context on the
-board until the sceptres move, and moves only the ranks a cube move changes; each is checked
-here against the plain rule or a board built from scratch.
+The generator skips cells without room before keying them and keeps each sceptre's context on
+the board until the sceptres move; each is checked here against the plain rule or a board built
+from scratch, with the ranks a board keeps across cube moves and eliminations.
 """
 
 from __future__ import annotations

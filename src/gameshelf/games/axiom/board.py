@@ -20,7 +20,7 @@ into words.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left
+from bisect import insort
 from collections.abc import Iterable
 from functools import lru_cache
 from hashlib import blake2b
@@ -142,19 +142,14 @@ class Board:
         # (the cells typed Any stay the int objects they are: compiled, an int-typed key would
         # be boxed into a new object for each entry)
         objects: list[Any] = list(self.cells)
-        rank = dict(self.rank)
-        first = len(objects)  # the lowest rank that changes
         if gone is not None:
-            first = rank.pop(gone)
-            del objects[first]
+            objects.remove(gone)
         if new is not None:
-            at = bisect_left(objects, new)
-            objects.insert(at, new)
-            first = min(first, at)
-        for index in range(first, len(objects)):  # the ranks from there on move
-            rank[objects[index]] = index
+            insort(objects, new)
         self.cells = objects
-        self.rank = rank
+        # (built anew, not updated: an updated dict keeps its old key objects, so the ranks
+        # would no longer share the cells' int objects and each state would hold more)
+        self.rank = {cell: index for index, cell in enumerate(objects)}
         self.pieces = -1
         self.links = self.locks = None
 
