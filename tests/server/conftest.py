@@ -23,10 +23,7 @@ from gameshelf.server.settings import ServerSettings
 from gameshelf.server.threaded import ThreadedServer
 from gameshelf.server.timing import TimeSource
 
-GENEROUS = ServerSettings(
-    creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6, sockets_per_address=10_000
-)
-"""Most tests create many matches from one address; the limits have tests of their own."""
+from .helpers import GENEROUS, Process
 
 T = TypeVar("T")
 
@@ -86,3 +83,19 @@ def lobby(server: RunningServer) -> Iterator[Lobby]:
     client = Lobby(server.url)
     yield client
     client.close()
+
+
+@pytest.fixture
+def three(tmp_path: Path) -> Iterator[list[Process]]:
+    if not os.environ.get("GAMESHELF_TEST_POSTGRES_URL"):
+        pytest.fail("the cluster tests need PostgreSQL: export GAMESHELF_TEST_POSTGRES_URL")
+    url = database_url("postgresql", tmp_path)
+    first = Process(url, tmp_path / "p0.log")
+    first.wait_ready()  # migrates the fresh database once
+    rest = [Process(url, tmp_path / f"p{i}.log") for i in (1, 2)]
+    for process in rest:
+        process.wait_ready()
+    processes = [first, *rest]
+    yield processes
+    for process in processes:
+        process.stop()

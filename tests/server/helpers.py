@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -10,9 +12,24 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+from openskill.models import PlackettLuce
+
+from gameshelf.server.accounts import AccountStore
+from gameshelf.server.client import SeatClient
+from gameshelf.server.ratings import placements
+from gameshelf.server.settings import ServerSettings
+from gameshelf.server.store import SeatInfo, Store
+
+if TYPE_CHECKING:
+    from .conftest import RunningServer
+
+GENEROUS = ServerSettings(
+    creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6, sockets_per_address=10_000
+)
+"""Most tests create many matches from one address; the limits have tests of their own."""
 
 
 def wait_until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
@@ -92,3 +109,131 @@ class ServerProcess:
     def __exit__(self, *_exc: object) -> None:
         self.process.kill()
         self.process.wait(timeout=10)
+
+
+def my_turn(seats: list[int]) -> Any:
+    def ready(state: dict[str, Any]) -> bool:
+        if state["status"] == "finished":
+            return True
+        return state["status"] == "running" and state["to_move"] in seats
+
+    return ready
+
+
+def play_to_end(table: SeatClient, seed: int) -> dict[str, Any]:
+    """Play random legal moves for every seat the client holds until the game ends."""
+    rng = random.Random(seed)
+    while True:
+        state = table.wait_for(my_turn(table.seats))
+        if state["status"] == "finished":
+            return state
+        seat = state["to_move"]
+        moves = state["seats"][str(seat)]["legal_moves"]
+        assert moves, "the seat to move is offered its legal moves"
+        table.move(seat, rng.choice(moves))
+
+
+PASSWORD = "correct horse battery"
+ROOMY = ServerSettings(**{**GENEROUS.__dict__, "logins_per_minute": 1e6})
+"""These tests log in many times from one address; the log-in limits have tests of their own."""
+
+
+def client(server: RunningServer) -> httpx.Client:
+    """An HTTP client of ``server``."""
+    return httpx.Client(base_url=server.url, timeout=20.0)
+
+
+def register(server: RunningServer, name: str, password: str = PASSWORD) -> httpx.Client:
+    """Register an account; its logged-in HTTP client."""
+    http = client(server)
+    answer = http.post("/api/account/register", json={"name": name, "password": password})
+    assert answer.status_code == 201, answer.text
+    return http
+
+
+def expected_ratings(
+    before: list[tuple[float, float]], result: list[float], forfeits: list[int] | None = None
+) -> list[tuple[float, float]]:
+    """What openskill itself says, computed here independently of the server."""
+    model = PlackettLuce()
+    ranks = placements(result)
+    for seat in forfeits or []:
+        ranks[seat] = len(result) + 1
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    return [(t[0].mu, t[0].sigma) for t in model.rate(teams, ranks=[float(r) for r in ranks])]
+
+
+def rating_of(client: httpx.Client, name: str, game: str, players: int) -> tuple[float, float]:
+    """An account's rating (mu, sigma) for a game and player count, from its page."""
+    page = client.get(f"/api/players/{name}").json()
+    found = [r for r in page["ratings"] if r["game"] == game and r["players"] == players]
+    assert len(found) == 1, page["ratings"]
+    return found[0]["mu"], found[0]["sigma"]
+
+
+def seated_accounts(store: Store, accounts: AccountStore, game: str, names: list[str]) -> str:
+    """A rated match of ``game`` whose seats the named accounts hold (made directly)."""
+    match_id = f"{len(names):02d}" + hashlib.sha256(game.encode()).hexdigest()[:14]
+    seats = [SeatInfo(i, "human", None, n, f"{i:064x}") for i, n in enumerate(names)]
+    store.create_match(match_id, game, 1, seats)
+    for seat, name in enumerate(names):
+        account = accounts.find(name) or accounts.register(name, PASSWORD)[0]
+        accounts.link_seat(match_id, seat, account)
+    accounts.mark_rated(match_id)
+    return match_id
+
+
+class Process:
+    """One ``gameshelf serve`` process on its own port."""
+
+    def __init__(self, url: str, log: Path, extra: tuple[str, ...] = ()) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log.open("w")
+        self.popen = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gameshelf.cli.main",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                url,
+                "--bot-workers",
+                "0",
+                "--log-level",
+                "info",
+                "--creates-per-minute",
+                "100000",
+                "--joins-per-minute",
+                "100000",
+                *extra,
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.popen.poll() is None, "a server process died at start"
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.2)
+        raise AssertionError("a server process did not start")
+
+    def kill(self) -> None:
+        os.kill(self.popen.pid, signal.SIGKILL)
+        self.popen.wait()
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(20)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+        self.log.close()

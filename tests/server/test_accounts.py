@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import pytest
 from argon2 import PasswordHasher
-from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
 from starlette.requests import Request
 from starlette.responses import Response
@@ -25,7 +24,6 @@ from gameshelf.server.ratings import (
     BOT_RATINGS,
     forfeit_ranks,
     on_game_over,
-    placements,
     settle,
 )
 from gameshelf.server.routes.accounts import _set_cookie
@@ -34,28 +32,21 @@ from gameshelf.server.store import (
     AccountRow,
     RatingChangeRow,
     RatingRow,
-    SeatInfo,
     SessionRow,
     Store,
     utcnow,
 )
 
-from .conftest import DATABASES, GENEROUS, RunningServer, database_url
+from .conftest import DATABASES, RunningServer, database_url
+from .helpers import GENEROUS, PASSWORD, ROOMY
+from .helpers import client as _client
+from .helpers import expected_ratings as _expected
+from .helpers import rating_of as _rating
+from .helpers import register as _register
+from .helpers import seated_accounts as _seated
 
-PASSWORD = "correct horse battery"
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "agent": "random"}
-
-
-def _client(server: RunningServer) -> httpx.Client:
-    return httpx.Client(base_url=server.url, timeout=20.0)
-
-
-def _register(server: RunningServer, name: str, password: str = PASSWORD) -> httpx.Client:
-    client = _client(server)
-    answer = client.post("/api/account/register", json={"name": name, "password": password})
-    assert answer.status_code == 201, answer.text
-    return client
 
 
 def _error(answer: httpx.Response) -> str:
@@ -75,10 +66,6 @@ def _play_out(server: RunningServer, match_id: str, tokens: list[str]) -> dict[s
                 continue
             state = table.move(seat, held["legal_moves"][0])
         return state
-
-
-ROOMY = ServerSettings(**{**GENEROUS.__dict__, "logins_per_minute": 1e6})
-"""These tests log in many times from one address; the log-in limits have tests of their own."""
 
 
 @pytest.fixture(params=DATABASES)
@@ -304,25 +291,6 @@ def test_a_guests_game_is_claimed_and_shows_on_the_player_page(server: RunningSe
 
 
 # --- rated matches ---------------------------------------------------------------------------
-def _expected(
-    before: list[tuple[float, float]], result: list[float], forfeits: list[int] | None = None
-) -> list[tuple[float, float]]:
-    """What openskill itself says, computed here independently of the server."""
-    model = PlackettLuce()
-    ranks = placements(result)
-    for seat in forfeits or []:
-        ranks[seat] = len(result) + 1
-    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    return [(t[0].mu, t[0].sigma) for t in model.rate(teams, ranks=[float(r) for r in ranks])]
-
-
-def _rating(client: httpx.Client, name: str, game: str, players: int) -> tuple[float, float]:
-    page = client.get(f"/api/players/{name}").json()
-    found = [r for r in page["ratings"] if r["game"] == game and r["players"] == players]
-    assert len(found) == 1, page["ratings"]
-    return found[0]["mu"], found[0]["sigma"]
-
-
 def test_a_rated_game_between_accounts_changes_both_ratings_as_openskill_says(
     server: RunningServer,
 ) -> None:
@@ -364,18 +332,6 @@ def test_a_person_is_rated_against_a_bots_fixed_rating(server: RunningServer) ->
     bot = BOT_RATINGS[("axiom", 2)]["random"]
     expected = _expected([(25.0, 25.0 / 3.0), bot], state["result"])
     assert _rating(carol, "Carol", "axiom", 2) == pytest.approx(expected[0])
-
-
-def _seated(store: Store, accounts: AccountStore, game: str, names: list[str]) -> str:
-    """A rated match of ``game`` whose seats the named accounts hold (made directly)."""
-    match_id = f"{len(names):02d}" + hashlib.sha256(game.encode()).hexdigest()[:14]
-    seats = [SeatInfo(i, "human", None, n, f"{i:064x}") for i, n in enumerate(names)]
-    store.create_match(match_id, game, 1, seats)
-    for seat, name in enumerate(names):
-        account = accounts.find(name) or accounts.register(name, PASSWORD)[0]
-        accounts.link_seat(match_id, seat, account)
-    accounts.mark_rated(match_id)
-    return match_id
 
 
 def _ratings(store: Store) -> dict[int, tuple[float, float, int]]:

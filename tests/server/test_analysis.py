@@ -25,7 +25,7 @@ from gameshelf.server.store import SeatInfo
 from gameshelf.server.work import scheduler_for
 
 from .conftest import DATABASES, GENEROUS, RunningServer, database_url
-from .test_live import play_to_end
+from .helpers import play_to_end
 
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "agent": "random"}

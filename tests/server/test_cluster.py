@@ -5,13 +5,9 @@ second process."""
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -20,86 +16,9 @@ import pytest
 from gameshelf.server.client import Lobby, SeatClient
 
 from .conftest import database_url
+from .helpers import Process
 
 HUMAN = {"kind": "human"}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Process:
-    """One ``gameshelf serve`` process on its own port."""
-
-    def __init__(self, url: str, log: Path, extra: tuple[str, ...] = ()) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log.open("w")
-        self.popen = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gameshelf.cli.main",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database-url",
-                url,
-                "--bot-workers",
-                "0",
-                "--log-level",
-                "info",
-                "--creates-per-minute",
-                "100000",
-                "--joins-per-minute",
-                "100000",
-                *extra,
-            ],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.popen.poll() is None, "a server process died at start"
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.2)
-        raise AssertionError("a server process did not start")
-
-    def kill(self) -> None:
-        os.kill(self.popen.pid, signal.SIGKILL)
-        self.popen.wait()
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.terminate()
-            try:
-                self.popen.wait(20)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-        self.log.close()
-
-
-@pytest.fixture
-def three(tmp_path: Path) -> Iterator[list[Process]]:
-    if not os.environ.get("GAMESHELF_TEST_POSTGRES_URL"):
-        pytest.fail("the cluster tests need PostgreSQL: export GAMESHELF_TEST_POSTGRES_URL")
-    url = database_url("postgresql", tmp_path)
-    first = Process(url, tmp_path / "p0.log")
-    first.wait_ready()  # migrates the fresh database once
-    rest = [Process(url, tmp_path / f"p{i}.log") for i in (1, 2)]
-    for process in rest:
-        process.wait_ready()
-    processes = [first, *rest]
-    yield processes
-    for process in processes:
-        process.stop()
 
 
 def _eventually(check: Callable[[], bool], seconds: float = 10.0) -> None:

@@ -14,7 +14,7 @@ from gameshelf.games.axia.rules import AxiaState
 from gameshelf.server.client import Lobby, SeatClient
 
 from .conftest import RunningServer
-from .test_live import play_to_end
+from .helpers import play_to_end
 
 PRIVATE_KEYS = {"hand", "items", "offer", "pending"}
 

@@ -13,34 +13,13 @@ from gameshelf.core.record import parse_record, replay
 from gameshelf.server.client import Lobby, SeatClient, ServerReplyError
 
 from .conftest import RunningServer
+from .helpers import my_turn, play_to_end
 
 HUMAN = {"kind": "human"}
 
 
 def bot(agent: str = "random") -> dict[str, str]:
     return {"kind": "bot", "agent": agent}
-
-
-def my_turn(seats: list[int]) -> Any:
-    def ready(state: dict[str, Any]) -> bool:
-        if state["status"] == "finished":
-            return True
-        return state["status"] == "running" and state["to_move"] in seats
-
-    return ready
-
-
-def play_to_end(table: SeatClient, seed: int) -> dict[str, Any]:
-    """Play random legal moves for every seat the client holds until the game ends."""
-    rng = random.Random(seed)
-    while True:
-        state = table.wait_for(my_turn(table.seats))
-        if state["status"] == "finished":
-            return state
-        seat = state["to_move"]
-        moves = state["seats"][str(seat)]["legal_moves"]
-        assert moves, "the seat to move is offered its legal moves"
-        table.move(seat, rng.choice(moves))
 
 
 @pytest.mark.parametrize("game", sorted(gameshelf.available_games()))

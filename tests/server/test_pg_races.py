@@ -37,7 +37,7 @@ from gameshelf.server.store import (
 from gameshelf.server.store.schema import MIGRATION_LOCK
 
 from .conftest import DATABASES, RunningServer, database_url
-from .test_cluster import Process
+from .helpers import Process
 
 PASSWORD = "correct horse battery"
 

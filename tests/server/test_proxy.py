@@ -17,11 +17,12 @@ import pytest
 from gameshelf.server.client import Lobby, SeatClient
 from gameshelf.server.proxy import nginx_conf
 
-from .test_cluster import Process, _free_port, three  # noqa: F401 - the fixture
+from .helpers import Process
+from .helpers import free_port as _free_port
 
 
 @pytest.fixture
-def proxy(three: list[Process], tmp_path: Path) -> Iterator[str]:  # noqa: F811
+def proxy(three: list[Process], tmp_path: Path) -> Iterator[str]:
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     assert Path(nginx).exists(), "the proxy test needs Debian's nginx: apt-get install nginx"
     folder = tmp_path / "nginx"
@@ -58,7 +59,7 @@ def _owner(processes: list[Process]) -> Process:
 
 def test_a_game_through_the_proxy_survives_a_dead_process(
     proxy: str,
-    three: list[Process],  # noqa: F811
+    three: list[Process],
 ) -> None:
     lobby = Lobby(proxy)
     match = lobby.create("cage", [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}])
@@ -89,7 +90,7 @@ def test_a_game_through_the_proxy_survives_a_dead_process(
 
 def test_a_matchs_requests_go_to_one_process(
     proxy: str,
-    three: list[Process],  # noqa: F811
+    three: list[Process],
 ) -> None:
     lobby = Lobby(proxy)
     match = lobby.create("cage", [{"kind": "human"}, {"kind": "human"}])["id"]

@@ -21,7 +21,8 @@ from gameshelf.server.settings import ServerSettings
 from gameshelf.server.store import Store
 
 from .conftest import DATABASES, RunningServer, database_url
-from .test_accounts import ROOMY, _seated
+from .helpers import ROOMY
+from .helpers import seated_accounts as _seated
 
 PASSWORD = "correct horse battery"
 HUMAN = {"kind": "human"}

@@ -17,7 +17,10 @@ from gameshelf.server.store import RatingChangeRow, Store
 from gameshelf.server.timing import FakeTime
 
 from .conftest import DATABASES, RunningServer, database_url
-from .test_accounts import ROOMY, _expected, _rating, _register
+from .helpers import ROOMY
+from .helpers import expected_ratings as _expected
+from .helpers import rating_of as _rating
+from .helpers import register as _register
 
 HUMAN = {"kind": "human"}
 
