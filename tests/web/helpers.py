@@ -140,3 +140,17 @@ def click_move_button(browser: Browser, move: str) -> None:
 
 def first_move(browser: Browser, moves: list[str], turn: int) -> None:
     click_move_button(browser, moves[0])
+
+
+PASSWORD = "a long enough secret"
+
+
+def register(browser: Browser, base: str, name: str) -> None:
+    """Register ``name`` through the header's form, from the lobby."""
+    browser.open(base + "/")
+    browser.click("#register-open")
+    browser.find("#account-user").send_keys(name)
+    browser.find("#account-password").send_keys(PASSWORD)
+    browser.click("#account-submit")
+    shown = "return document.getElementById('account-name')?.textContent ?? null;"
+    browser.wait(lambda: browser.js(shown) == name, what=f"the header to show {name} logged in")

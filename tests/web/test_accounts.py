@@ -9,27 +9,21 @@ from gameshelf.server.ratings import placements
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer
-from .helpers import agents_ready, api, click_move_button, create_match, play_to_end, wait_turn
-
-PASSWORD = "a long enough secret"
-
+from .helpers import (
+    agents_ready,
+    api,
+    click_move_button,
+    create_match,
+    play_to_end,
+    register,
+    wait_turn,
+)
 
 HEADER_ON_TOP = """
 const box = document.querySelector('header.top').getBoundingClientRect();
 const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
 return !!hit && !!hit.closest('header.top');
 """
-
-
-def register(browser: Browser, base: str, name: str) -> None:
-    """Register ``name`` through the header's form, from the lobby."""
-    browser.open(base + "/")
-    browser.click("#register-open")
-    browser.find("#account-user").send_keys(name)
-    browser.find("#account-password").send_keys(PASSWORD)
-    browser.click("#account-submit")
-    shown = "return document.getElementById('account-name')?.textContent ?? null;"
-    browser.wait(lambda: browser.js(shown) == name, what=f"the header to show {name} logged in")
 
 
 def test_a_guests_game_is_claimed_by_the_new_account(

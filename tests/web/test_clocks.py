@@ -21,8 +21,7 @@ from gameshelf.server.settings import ServerSettings
 
 from .browser import Browser
 from .conftest import SCREENSHOTS, BrowserFactory, WebServer, _require_build
-from .helpers import agents_ready, api, click_move_button, wait_turn
-from .test_accounts import register
+from .helpers import agents_ready, api, click_move_button, register, wait_turn
 
 ROOMY = ServerSettings(creates_per_minute=1e6, joins_per_minute=1e6, replays_per_minute=1e6)
 
