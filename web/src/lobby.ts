@@ -120,7 +120,7 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
       };
       select.addEventListener("change", describe);
       describe();
-      const label = game.name === "axiom" ? (i === 0 ? "Black (moves first)" : "White") : `Player ${i + 1}${i === 0 ? " (moves first)" : ""}`;
+      const label = `${capitalised(seatName(game, i))}${i === 0 ? " (moves first)" : ""}`;
       seatsBox.append(el("div", { class: "row" }, el("label", { for: `seat-${i}`, text: label }), select), help);
     }
     seatsBox.append(allBotsField, agentsNote);
@@ -306,17 +306,21 @@ function idleSeconds(match: MatchListItem): number {
   return updated ? Math.max(0, (Date.now() - updated.getTime()) / 1000) : 0;
 }
 
-/** A seat's role as people say it: Black/White in Axiom, else "player N" (counted from 1). */
-function roleWords(name: string, seat: number): string {
-  if (name === "axiom") return seat === 0 ? "Black" : "White";
-  return `player ${seat + 1}`;
+/** A seat's name as the game's registry entry gives it ("black", "player 2"); a seat past
+ * the default options' count (more players chosen) is "player N", counted from 1. */
+function seatName(game: GameInfo | undefined, seat: number): string {
+  return game?.facts.seats[seat] ?? `player ${seat + 1}`;
+}
+
+function capitalised(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** "paula (Black) vs free seat (White)": who sits where. */
-function seatWords(match: MatchListItem, name: string): string {
+function seatWords(match: MatchListItem, game: GameInfo | undefined): string {
   if (!match.seats?.length) return "";
   return match.seats
-    .map((s) => `${s.kind === "bot" ? `bot ${s.agent ?? s.name ?? ""}` : s.taken ? s.name || "a guest" : "free seat"} (${roleWords(name, s.seat)})`)
+    .map((s) => `${s.kind === "bot" ? `bot ${s.agent ?? s.name ?? ""}` : s.taken ? s.name || "a guest" : "free seat"} (${capitalised(seatName(game, s.seat))})`)
     .join(" vs ");
 }
 
@@ -389,7 +393,7 @@ function matchTable(matches: MatchListItem[], status: string, games: GameInfo[])
       el("span", { class: "what" }, el("strong", { text: title }), ` ${match.game !== name ? match.game : ""} `, terms),
       el("span", {
         class: "who muted",
-        text: [seatWords(match, name), status === "open" ? hostWords(match) : "", created ? created.toLocaleString() : "", idle]
+        text: [seatWords(match, games.find((g) => g.name === name)), status === "open" ? hostWords(match) : "", created ? created.toLocaleString() : "", idle]
           .filter(Boolean)
           .join(" · ") + result,
       }),
