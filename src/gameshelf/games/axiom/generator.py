@@ -106,7 +106,7 @@ class TargetIds:
         """The ids for the lifted cube of slot ``slot`` (``rank * 2 + domes - 1``)."""
         found = self.by_source[slot]
         if found is None:
-            rank, fits = slot >> 1, self.fits[slot & 1]
+            rank, fits = slot // 2, self.fits[slot % 2]  # slot = rank * 2 + domes - 1
             offset = rank * SOURCE_STRIDE
             found = tuple([offset + action for action in fits])
             self.by_source[slot] = found
