@@ -9,7 +9,7 @@ card by its place in ``face_up``, and cards and items by their ids.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, cast
 
 from gameshelf.core.errors import InvalidPosition
 from gameshelf.core.game import State
@@ -33,7 +33,9 @@ from .actions import (
     decode,
 )
 from .effects import DEFEATING_EFFECTS
-from .rules import AxiaState
+
+if TYPE_CHECKING:  # the state module is imported by the package only
+    from .rules import AxiaState
 
 AxiaMoveKind = Literal[
     "score",
@@ -128,11 +130,12 @@ _ONE_WORD: dict[type[Decision], AxiaMoveKind] = {
 """The kinds whose moves have no parts."""
 
 
-def legal_move_details(state: State) -> list[AxiaMove]:
-    """Every legal move of ``state`` (an AXIA state) as a structure, in the order of
+def legal_move_details(any_state: State) -> list[AxiaMove]:
+    """Every legal move of ``any_state`` (an AXIA state) as a structure, in the order of
     ``legal_moves()`` (a chance node's outcomes are of kind ``chance``)."""
-    if not isinstance(state, AxiaState):
-        raise InvalidPosition(f"{state.game.game_string} is not an AXIA game")
+    if any_state.game.spec.name != "axia":
+        raise InvalidPosition(f"{any_state.game.game_string} is not an AXIA game")
+    state = cast("AxiaState", any_state)
     moves = state.legal_moves()
     if state.is_chance_node():
         return [{"move": move.text, "kind": "chance"} for move in moves]
