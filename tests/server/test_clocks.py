@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
 
 from gameshelf.core.record import parse_record, replay
 from gameshelf.server.client import Lobby, SeatClient
 from gameshelf.server.steward import ClockSteward
+from gameshelf.server.store import ClockRow, as_utc
 from gameshelf.server.timing import FakeTime
 
 from .conftest import DATABASES, RunningServer, database_url
@@ -168,6 +171,21 @@ def test_bots_turns_cost_no_time_and_three_players_place_the_flagged_one_last(
     assert "player 3 ran out of time and is placed last" in finished["result_text"]
 
 
+DOWN_SECONDS = 60.0
+
+
+def _move_stored_turns_back(url: str, seconds: float) -> None:
+    """As if ``seconds`` had passed: every stored turn started, and ends, that much earlier."""
+    engine = create_engine(url)
+    with Session(engine) as session, session.begin():
+        for row in session.scalars(select(ClockRow)):
+            if row.turn_started is not None:
+                row.turn_started = as_utc(row.turn_started) - timedelta(seconds=seconds)
+            if row.deadline is not None:
+                row.deadline = as_utc(row.deadline) - timedelta(seconds=seconds)
+    engine.dispose()
+
+
 @pytest.mark.parametrize("database", DATABASES)
 def test_a_restart_recomputes_the_clocks_from_the_stored_times(
     database: str, tmp_path: Path
@@ -184,11 +202,13 @@ def test_a_restart_recomputes_the_clocks_from_the_stored_times(
                 stored[match_id] = table.state["clock"]["remaining_ms"]
         down = time.monotonic()
         server.kill9()
-        time.sleep(3.5)  # real time: the short clock runs out while no server is up
+        # A minute passes while no server is up: the stored turns started that much earlier.
+        # The short clock runs out meanwhile; the long one's seat to move loses that minute.
+        _move_stored_turns_back(server.url, DOWN_SECONDS)
         server.restart()
         lobby = Lobby(server.base)
         clock = lobby.match(long)["clock"]
-        elapsed_ms = (time.monotonic() - down) * 1000
+        elapsed_ms = (DOWN_SECONDS + time.monotonic() - down) * 1000
         assert clock["running"] == 1 and clock["flagged"] is None
         # the time while the server was down counted against the seat to move, and only it
         assert clock["remaining_ms"][1] <= stored[long][1] - elapsed_ms + 500
