@@ -60,33 +60,51 @@ def _result_fields(match: Match, now: datetime) -> dict[str, Any]:
     return fields
 
 
-def state_frame(
-    match: Match, seats: set[int], last: tuple[int, str] | None, now: datetime
-) -> StateFrame:
-    """The match as a connection holding ``seats`` may see it."""
-    state = match.state
+class ChangeFrames:
+    """The state frames of one change: what every connection sees (the public view, the
+    seats, the result) and each held seat's part (its view, its legal moves) are each worked
+    out once, however many connections are told."""
+
+    def __init__(self, match: Match, last: tuple[int, str] | None, now: datetime) -> None:
+        self.match = match
+        self.shared = _shared_fields(match, last, now)
+        self.held: dict[int, SeatState] = {}
+
+    def seat(self, seat: int) -> SeatState:
+        """What a connection holding ``seat`` sees of it."""
+        known = self.held.get(seat)
+        if known is None:
+            match = self.match
+            mine = match.to_move == seat and match.status == Status.RUNNING
+            legal = legal_details(match.state) if mine else []
+            known = SeatState(
+                view=view_of(match, seat),
+                legal_moves=[move.move for move in legal],
+                legal=legal,
+                can_undo=match.undo_refusal(seat) is None,
+            )
+            self.held[seat] = known
+        return known
+
+    def frame(self, seats: set[int]) -> StateFrame:
+        """The frame for a connection holding ``seats``."""
+        held = {str(seat): self.seat(seat) for seat in sorted(seats)}
+        return StateFrame(**self.shared, seats=held)
+
+
+def _shared_fields(match: Match, last: tuple[int, str] | None, now: datetime) -> dict[str, Any]:
+    """A state frame's fields that are the same for every connection."""
     hidden = match.game.spec.hidden_information
-    to_move = match.to_move
-    held = {}
-    for seat in sorted(seats):
-        mine = to_move == seat and match.status == Status.RUNNING
-        held[str(seat)] = SeatState(
-            view=view_of(match, seat),
-            legal_moves=[str(m) for m in state.legal_moves()] if mine else [],
-            legal=legal_details(state) if mine else [],
-            can_undo=match.undo_refusal(seat) is None,
-        )
     fields: dict[str, Any] = {
         "type": "state",
         "match": match.id,
         "game": match.display,
         "version": match.version,
         "status": match.status.value,
-        "to_move": to_move,
+        "to_move": match.to_move,
         "plies": len(match.movers),
         "decisions": match.decisions,
         "public": view_of(match, None),
-        "seats": held,
         "players": [SeatSummary(**seat_summary(s)) for s in match.seats],
         **_result_fields(match, now),
     }
@@ -97,13 +115,21 @@ def state_frame(
         )
     if not hidden:
         fields["moves"] = list(match.notations)
-    return StateFrame(**fields)
+    return fields
+
+
+def state_frame(
+    match: Match, seats: set[int], last: tuple[int, str] | None, now: datetime
+) -> StateFrame:
+    """The match as a connection holding ``seats`` may see it."""
+    return ChangeFrames(match, last, now).frame(seats)
 
 
 def broadcast(match: Match, last: tuple[int, str] | None, now: datetime, ack: Ack = None) -> None:
     """Queue each client its own view; a client too slow to keep up is dropped, not awaited."""
+    frames = ChangeFrames(match, last, now)
     for client in list(match.clients):
-        frame = state_frame(match, client.seats, last, now)
+        frame = frames.frame(client.seats)
         if ack is not None and ack[0] is client and ack[1] is not None:
             frame.ack = ack[1]
         if not client.send(frame):

@@ -12,7 +12,7 @@ play; frames, summaries and the store read it.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
@@ -381,12 +381,6 @@ class Match:
     def tell_clock(self) -> None:
         """After a load: tell the clock whose turn runs (it is not stored)."""
         if self.clock is not None and self.clock.turn_started is not None:
-            turn = self.turn_in(self.state, self.status, self.movers)
-            self.clock = Clock(
-                self.clock.control,
-                self.clock.remaining_ms,
-                self.clock.humans,
-                self.clock.turn_started,
-                turn,
-                self.clock.flagged,
+            self.clock = replace(
+                self.clock, turn=self.turn_in(self.state, self.status, self.movers)
             )

@@ -49,9 +49,11 @@ class Sync:
         async with match.lock:
             if match.version >= version:  # our own change, applied while we waited
                 return
+            before = match.version
             last = await self.registry.catch_up_locked(match)
-        self.round.broadcast(match, last)
-        self.round.changed(match)
+        if match.version != before:  # a catch-up that found nothing tells nobody
+            self.round.broadcast(match, last)
+            self.round.changed(match)
 
     async def refresh_seats(self, match_id: str) -> None:
         """Another process seated a player in ``match_id``: read the seats and status again."""
@@ -84,7 +86,7 @@ class Sync:
         for match_id in list(self.owned):
             match = self.registry.matches.get(match_id)
             if match is not None:
-                self.driver.schedule(match)
+                self.round.changed(match)
 
     def give_up(self, match_id: str) -> None:
         """Another process owns ``match_id`` now: this one stops driving its bots."""
@@ -101,7 +103,7 @@ class Sync:
         """This process now owns ``match_id`` (its owner died): catch up and drive it."""
         match = await self.registry.get(match_id)
         await self.refresh(match_id, 1 << 62)
-        self.driver.schedule(match)
+        self.round.changed(match)  # its bots move, its deadline is looked at
 
     async def running_ids(self) -> list[str]:
         """Every running match in the database."""
