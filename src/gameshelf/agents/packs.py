@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
+from gameshelf.core.registry import load_plugin
 
 from .base import Agent
 
@@ -139,19 +140,7 @@ def register_pack(pack: GamePack) -> None:
 
 def pack_from_point(point: EntryPoint) -> GamePack:
     """Load one entry point of the group and check that it is a pack for the game it names."""
-    try:
-        target = point.load()
-    except Exception as exc:  # a broken plug-in: say which one, and why
-        raise PackError(
-            f"the pack entry point {point.name} = {point.value!r} does not load: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
-    pack = target() if callable(target) and not isinstance(target, GamePack) else target
-    if not isinstance(pack, GamePack):
-        raise PackError(
-            f"the pack entry point {point.name} = {point.value!r} gives a "
-            f"{type(pack).__name__}, not a GamePack (or a function returning one)"
-        )
+    pack = load_plugin(point, GamePack, "pack", PackError)
     if pack.game != point.name:
         raise PackError(
             f"the pack entry point {point.name} = {point.value!r} is a pack for "

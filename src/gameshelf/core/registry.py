@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import GameshelfError, UnknownGame
 from .game import Game, State
 from .options import OptionSpec, parse_game_string, resolve_options
+
+PluginT = TypeVar("PluginT")
 
 ENTRY_POINT_GROUP = "gameshelf.games"
 
@@ -147,21 +149,30 @@ def register(entry: GameEntry) -> None:
     _REGISTRY[entry.name] = entry
 
 
-def entry_from_point(point: EntryPoint) -> GameEntry:
-    """Load one entry point of the group and check that it names a game under its own name."""
+def load_plugin(
+    point: EntryPoint, kind: type[PluginT], what: str, error: type[GameshelfError]
+) -> PluginT:
+    """Load a plug-in's entry point: a ``kind`` or a function returning one. A point that does
+    not load or gives something else is refused with ``error``, naming the point and why."""
     try:
         target = point.load()
     except Exception as exc:  # a broken plug-in: say which one, and why
-        raise RegistryError(
-            f"the game entry point {point.name} = {point.value!r} does not load: "
+        raise error(
+            f"the {what} entry point {point.name} = {point.value!r} does not load: "
             f"{type(exc).__name__}: {exc}"
         ) from exc
-    entry = target() if callable(target) and not isinstance(target, GameEntry) else target
-    if not isinstance(entry, GameEntry):
-        raise RegistryError(
-            f"the game entry point {point.name} = {point.value!r} gives a "
-            f"{type(entry).__name__}, not a GameEntry (or a function returning one)"
+    loaded = target() if callable(target) and not isinstance(target, kind) else target
+    if not isinstance(loaded, kind):
+        raise error(
+            f"the {what} entry point {point.name} = {point.value!r} gives a "
+            f"{type(loaded).__name__}, not a {kind.__name__} (or a function returning one)"
         )
+    return loaded
+
+
+def entry_from_point(point: EntryPoint) -> GameEntry:
+    """Load one entry point of the group and check that it names a game under its own name."""
+    entry = load_plugin(point, GameEntry, "game", RegistryError)
     if entry.name != point.name:
         raise RegistryError(
             f"the game entry point {point.name} = {point.value!r} registers a game named "
