@@ -63,6 +63,18 @@ def test_finds_the_winning_move_of_a_won_cage_position() -> None:
     assert len(moves) == 3 and all(m.solved != "win" for m in moves[1:])
 
 
+@pytest.mark.parametrize("game_string", ["cage", "axia"])
+def test_a_spent_clock_still_gives_the_moves_asked_for(game_string: str) -> None:
+    """However loaded the machine (here: a clock spent at once), the analysis looks at as many
+    root moves as it was asked to show before it stops."""
+    game = load(game_string)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    moves = GenericAnalyser(game, seed=3).analyse(state, seconds=1e-9, top=3)
+    assert len(moves) == min(3, len(state.legal_actions()))
+
+
 def test_values_and_order() -> None:
     game = load("cage")
     state = game.new_initial_state()

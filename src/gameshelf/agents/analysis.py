@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import Game, State
@@ -176,12 +176,15 @@ class GenericAnalyser:
             )
         me = check_analysable(state)
         search = self._ismcts if self.hidden else self._mcts
-        moves = search(state, me, seconds)
+        # the clock never cuts a search before it has looked at the moves asked for (a loaded
+        # machine would otherwise answer with fewer moves than the position has)
+        least = min(top, len(state.legal_actions())) if top > 0 else 1
+        moves = search(state, me, seconds, least)
         moves.sort(key=_rank)
         return moves if top <= 0 else moves[:top]
 
     # --- perfect information ---------------------------------------------------------------
-    def _mcts(self, state: State, me: int, seconds: float) -> list[MoveAnalysis]:
+    def _mcts(self, state: State, me: int, seconds: float, least: int) -> list[MoveAnalysis]:
         clock = time.perf_counter()
         budget = seconds * (1.0 - self.solver_share) if self.solvable else seconds
         agent = MCTSAgent(self.game, self.seed, iterations=1, reuse_tree=False)
@@ -192,7 +195,7 @@ class GenericAnalyser:
         while root.proven is None and (cap is None or done < cap):
             agent.iterate(root, state.clone())
             done += 1
-            if time.perf_counter() > deadline:
+            if _time_up(root.children, deadline, done, least):
                 break
         moves: dict[int, MoveAnalysis] = {}
         for action, child in root.children.items():
@@ -282,7 +285,7 @@ class GenericAnalyser:
         )
 
     # --- hidden information ---------------------------------------------------------------
-    def _ismcts(self, state: State, me: int, seconds: float) -> list[MoveAnalysis]:
+    def _ismcts(self, state: State, me: int, seconds: float, least: int) -> list[MoveAnalysis]:
         agent = ISMCTSAgent(self.game, self.seed, iterations=1, determinizer=self.determinizer)
         root = ISNode(-1, agent.players)
         deadline = time.perf_counter() + seconds
@@ -294,7 +297,7 @@ class GenericAnalyser:
             world = first.clone() if done == 0 else agent.determinize(state, me, agent.rng)
             agent.iterate(root, world, me)
             done += 1
-            if time.perf_counter() > deadline:
+            if _time_up(root.children, deadline, done, least):
                 break
         moves = []
         for action in legal:
@@ -335,6 +338,21 @@ def _rank(move: MoveAnalysis) -> tuple[int, float]:
     """Sort key, best first: proven wins, then open moves and draws by value, proven losses last."""
     order = {"win": 0, None: 1, "draw": 1, "loss": 2}[move.solved]
     return (order, -move.value)
+
+
+OVERRUN_ITERATIONS = 50
+"""Iterations per move asked for that a search may run past its time to reach those moves."""
+
+
+def _time_up(children: Mapping[int, Any], deadline: float, done: int, least: int) -> bool:
+    """Whether a search stops now: its time is spent and it has visited (or proven) ``least``
+    root moves, or it has run :data:`OVERRUN_ITERATIONS` per move asked for whatever it saw."""
+    if time.perf_counter() <= deadline:
+        return False
+    if done >= OVERRUN_ITERATIONS * least:
+        return True
+    seen = sum(1 for child in children.values() if child.visits or getattr(child, "proven", None))
+    return seen >= least
 
 
 class CheckedAnalyser:
