@@ -239,7 +239,7 @@ def test_a_kept_section_gets_its_runs_note_in_place_of_an_older_one() -> None:
     """A section kept from an older page keeps its numbers; under its tables it prints the
     run's note of this version (an older note is replaced, not repeated)."""
     runs = {run.slug: run for run in strength.RUNS}
-    noted = runs["cage-4p"]
+    noted = runs["cage-4p-levels"]
     assert noted.note
     measured = {**fake(14, 48), "table": "| agent | old numbers |\n| hard | 14 |"}
     old_page = strength.render([(noted, measured)], None, None)
@@ -272,3 +272,105 @@ def test_rerunning_a_rated_section_keeps_the_other_pools_and_shifts_its_linked_b
     assert {key: merged[key] for key in others} == others
     assert len(merged) == len(before)
     assert strength.keep_unmeasured_ratings(fresh, "", arenas) == fresh
+
+
+def seat(
+    agent: str, wins: int, draws: int, mu: float, place: float, games: int = 24
+) -> dict[str, Any]:
+    """One agent's summary row at a multi-player table (what the arena caches)."""
+    return {
+        "agent": agent,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": games - wins - draws,
+        "rating_mu": mu,
+        "rating_sigma": 5.0,
+        "mean_placement": place,
+    }
+
+
+def test_a_fair_target_is_met_by_the_best_rating_place_and_enough_decided_wins() -> None:
+    # 3 players, 4 draws: 20 decided games, a fair share is 20/3 and 1.5 of them exactly 10.
+    rows = [
+        seat("greedy", 4, 4, 20.0, 2.1),
+        seat("hard", 10, 4, 31.0, 1.6),
+        seat("openspiel-mcts", 6, 4, 24.0, 1.9),
+    ]
+    verdict = strength.fair_verdict(rows, 1.5)
+    assert (verdict.players, verdict.decided, verdict.wins) == (3, 20, 10)
+    assert verdict.needed == pytest.approx(0.5)
+    assert verdict.met
+    one_short = [seat("hard", 9, 4, 31.0, 1.6), *rows[::2]]
+    assert not strength.fair_verdict(one_short, 1.5).met
+
+
+def test_a_fair_target_fails_on_a_better_rated_or_placed_rival_whatever_the_wins() -> None:
+    # The shape of a mixed four-player table: hard wins 14 of 29 decided games (48%, above
+    # 1.5 quarter shares) and places best, but MCTSBot is rated above it.
+    rows = [
+        seat("openspiel-mcts", 9, 19, 28.52, 1.42, 48),
+        seat("hard", 14, 19, 27.80, 1.31, 48),
+        seat("medium", 6, 19, 23.51, 1.48, 48),
+        seat("greedy", 0, 19, 20.34, 1.60, 48),
+    ]
+    rated_below = strength.fair_verdict(rows, 1.5)
+    assert rated_below.wins >= rated_below.needed * rated_below.decided
+    assert not rated_below.met
+    rows[0] = seat("openspiel-mcts", 9, 19, 27.0, 1.31, 48)  # rated below, placed equal
+    assert not strength.fair_verdict(rows, 1.5).met
+    rows[0] = seat("openspiel-mcts", 9, 19, 27.0, 1.32, 48)
+    assert strength.fair_verdict(rows, 1.5).met
+    all_drawn = [seat(row["agent"], 0, 48, row["rating_mu"], 1.0, 48) for row in rows]
+    assert not strength.fair_verdict(all_drawn, 1.5).met
+
+
+def test_a_fair_target_needs_hard_at_a_table_of_three_or_more() -> None:
+    with pytest.raises(ValueError, match="hard at a table of three or more"):
+        strength.fair_verdict([seat("hard", 5, 0, 30.0, 1.2), seat("greedy", 1, 0, 20.0, 1.8)], 1.5)
+    with pytest.raises(ValueError, match=r"\['greedy', 'medium', 'random'\]"):
+        strength.fair_verdict(
+            [seat(name, 1, 0, 20.0, 1.8) for name in ("greedy", "medium", "random")], 1.5
+        )
+
+
+def test_a_mixed_tables_target_row_is_judged_and_names_its_command() -> None:
+    runs = {run.slug: run for run in strength.RUNS}
+    mixed = runs["cage-3p"]
+    assert mixed.fair == strength.FAIR_MULTIPLE and mixed.target is None
+    data = {
+        **fake(0, 24),
+        "summary": [
+            seat("hard", 7, 0, 30.0, 1.5),
+            seat("openspiel-mcts", 9, 0, 26.0, 1.8),
+            seat("greedy", 8, 0, 20.0, 2.2),
+        ],
+    }
+    page = strength.render([(mixed, data)], None, None)
+    row = next(line for line in page.splitlines() if line.startswith(f"| {mixed.title}: "))
+    assert "wins ≥ 1.5× a fair share of the decided games (≥ 50.0%)" in row
+    assert "wins 7/24 decided (29%)" in row and "(next best 26.00)" in row
+    assert row.endswith("| **no** | `.venv/bin/python -m tools.strength --only cage-3p` |")
+    assert "a *fair share*" in page and "`master`" in page
+
+
+def test_tables_of_strong_players_seat_only_hard_and_mctsbot() -> None:
+    strong = [run for run in strength.RUNS if "strong players only" in run.title]
+    assert {len(run.agents) for run in strong} == {3, 4}
+    for run in strong:
+        bots = {strength.COPIES.get(agent, agent) for agent in run.agents}
+        assert bots == {"hard", "openspiel-mcts"}, run.slug
+        assert run.seating == "all" and run.note
+
+
+def test_a_copy_is_registered_only_when_a_run_seats_it() -> None:
+    from gameshelf.agents import AGENTS
+
+    assert "hard-2" not in AGENTS  # no listing of the bots shows a copy
+    try:
+        strength.register_copies(["hard", "greedy"])
+        assert "hard-2" not in AGENTS
+        strength.register_copies(["hard", "hard-2"])
+        assert AGENTS["hard-2"] is AGENTS["hard"]
+    finally:
+        AGENTS.pop("hard-2", None)
