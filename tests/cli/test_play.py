@@ -19,12 +19,14 @@ from gameshelf.agents.catalogue import agent_catalogue
 from gameshelf.cli.main import main
 from gameshelf.cli.play import (
     Table,
+    card_words,
     columns,
     help_text,
     hidden_event,
     interactive,
     new_table,
     parse_seats,
+    private_lines,
 )
 from gameshelf.core import registry
 from gameshelf.core.errors import GameshelfError
@@ -131,6 +133,21 @@ def test_the_human_sees_their_own_hand_under_the_board(axia_game: tuple[Table, s
     card = next(c for c in game.cards.scoring if c.id == first)  # type: ignore[attr-defined]
     assert f"  {first}: row: {card.row.describe()}" in text
     assert "your hand" in text
+
+
+def test_the_hand_is_worded_by_the_games_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = gameshelf.load("axia(players=2)").new_initial_state(3)
+    while state.is_chance_node():  # deal the opening offers
+        state.apply_action(state.chance_outcomes()[0][0])
+    worded = private_lines(state, 0)
+    offered = worded.index("your offer:")
+    assert re.fullmatch(r"  S\d\d: row: .+; column: .+", worded[offered + 1])
+    # An entry without card words: the terminal prints the ids, and never reads the cards.
+    plain = dataclasses.replace(game_entry("axia"), card_words=None)
+    monkeypatch.setitem(registry._REGISTRY, "axia", plain)
+    assert card_words(state.game) == {}
+    offer = [line for line in private_lines(state, 0) if line.startswith("your offer:")]
+    assert offer and re.fullmatch(r"your offer: (S\d\d ?)+", offer[0])
 
 
 def test_the_axia_board_comes_with_a_key_to_its_codes() -> None:

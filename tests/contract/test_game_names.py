@@ -24,17 +24,13 @@ GAME_MODULES = "gameshelf.games."
 
 KNOWN: dict[str, int] = {
     # The Cage's JAX engine and the self-play learner built on it are Cage-only code outside
-    # the Cage's pack (their own work moves them); the server's contract export names each
-    # game's view types, its vetting AXIA's card sets, and its contract example a game string.
+    # the Cage's pack (their own work moves them).
     "cli/learn.py": 1,
     "learn/evaluate.py": 1,
     "learn/features.py": 4,
     "learn/fit.py": 1,
     "learn/master.py": 1,
     "rl/jax/cage.py": 2,
-    "server/contract/requests.py": 1,
-    "server/export_contract.py": 6,
-    "server/vetting.py": 1,
 }
 """Modules that still name games, with their count: to be emptied, never extended."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -209,18 +209,11 @@ def render_for(state: State, viewer: int | None, color: bool) -> str:
     return text + "".join(f"\n{line}" for line in private_lines(state, viewer))
 
 
-def card_words(game: Game) -> dict[str, str]:
-    """Each card id of the game's card data (AXIA) with what the card is, in words; empty for
-    games without cards. The card data is public: only who holds which card is private."""
-    cards = getattr(game, "cards", None)
-    words: dict[str, str] = {}
-    for card in getattr(cards, "territory", ()):
-        words[card.id] = " | ".join(space.label for space in card.spaces)
-    for card in getattr(cards, "scoring", ()):
-        words[card.id] = f"row: {card.row.describe()}; column: {card.column.describe()}"
-    for card in getattr(cards, "items", ()):
-        words[card.id] = card.describe()
-    return words
+def card_words(game: Game) -> Mapping[str, str]:
+    """Each card id of the game's card data with what the card is, in words (its entry's
+    ``card_words``); empty for games without cards."""
+    words = game_entry(game.spec.name).card_words
+    return {} if words is None else words(game)
 
 
 def board_key(game: Game) -> str | None:

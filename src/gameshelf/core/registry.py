@@ -60,6 +60,25 @@ def _state_move_details(state: State) -> Sequence[Mapping[str, Any]]:
 
 
 @dataclass(frozen=True)
+class DataSets:
+    """The named data sets that a game's file-naming option (``OptionSpec.names_file``) takes
+    in place of a path, for a program that must never open a file for others (the server):
+    the set shipped with the game, and sets registered by name from data already read.
+
+    ``register`` validates the data (parsed JSON) and makes it loadable under the name, raising
+    :class:`~.errors.InvalidData` that names what is wrong; ``registered`` gives what is loadable
+    under a name, or ``None``; ``digest`` identifies data by content (the same data, the same
+    digest), so that a match can be pinned to what it was dealt.
+    """
+
+    standard: str
+    standard_data: Callable[[], Any]
+    digest: Callable[[Any], str]
+    register: Callable[[str, Any], object]
+    registered: Callable[[str], object | None]
+
+
+@dataclass(frozen=True)
 class GameFacts:
     """What people are told about one configured game: its title, what its seats are called,
     examples of its notation and its rules in short. The long form is the game's docs page."""
@@ -91,7 +110,17 @@ class GameEntry:
     reads a position from a listing that does not say who is to move, given that player's name
     (``--to-move``); ``format_cards`` prints the game's card data, or a user's own card file
     checked (``gameshelf cards``); ``picture_key`` says what the terminal picture's short codes
-    mean (the terminal's ``key`` command).
+    mean (the terminal's ``key`` command); ``card_words`` gives each card id of a configured
+    game's card data with what the card is, in words (the terminal's list of a player's hand);
+    ``data_sets`` are the named data sets its file-naming option takes (the server's card sets).
+
+    ``view_type`` and ``move_type`` are the ``TypedDict`` (or union of them) that the game's
+    views and structured moves follow, for a browser board of the game's own: the server's
+    contract export gives them to the browser as TypeScript types named after the game
+    (``AxiomView``, ``AxiomMove``). A game without them is drawn by the generic board.
+
+    ``featured`` puts the game first where a table offers one game to start from (the lobby's
+    preselected game); the others follow by name.
 
     ``test_option_sets`` lists representative option sets in game-string syntax without the
     name (``""`` for the defaults, ``"players=3,stock=12:12"``): the contract test suite runs
@@ -112,6 +141,11 @@ class GameEntry:
     load_listing: Callable[[Game, str, str], State] | None = None
     format_cards: Callable[[str | None], str] | None = None
     picture_key: Callable[[Game], str] | None = None
+    card_words: Callable[[Game], Mapping[str, str]] | None = None
+    data_sets: DataSets | None = None
+    view_type: object | None = None
+    move_type: object | None = None
+    featured: bool = False
 
     def __post_init__(self) -> None:
         if not self.title:  # a plug-in without a title is shown by its name
@@ -195,6 +229,12 @@ def available_games() -> list[str]:
     """Names of every registered game, sorted."""
     _discover()
     return sorted(_REGISTRY)
+
+
+def offered_games() -> list[str]:
+    """Names of every registered game in the order a table offers them: the featured games
+    first, then the others, each group sorted by name."""
+    return sorted(available_games(), key=lambda name: not _REGISTRY[name].featured)
 
 
 def game_entry(name: str) -> GameEntry:

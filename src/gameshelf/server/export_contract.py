@@ -6,8 +6,8 @@ TypeScript types from it; a test fails when either is stale.
 
 The frames carry views and legal moves as JSON objects whatever the game; the browser's boards
 read them as these games' own types (``AxiomView``, ``CageMove``, ...), which each game states
-once as ``TypedDict``s in its ``view`` and ``details`` modules. A game with no board of its own
-needs no type here: the generic board reads any view and any move.
+once as ``TypedDict``s and names in its registry entry (``view_type``, ``move_type``). A game
+with no board of its own needs no type here: the generic board reads any view and any move.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import operator
+import re
 import types
 import typing
 from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_args, get_origin
@@ -22,24 +23,51 @@ from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_ar
 import typing_extensions
 from pydantic import Field, TypeAdapter
 
-from gameshelf.games.axia.details import AxiaMove
-from gameshelf.games.axia.view import AxiaView
-from gameshelf.games.axiom.details import AxiomMove
-from gameshelf.games.axiom.view import AxiomView
-from gameshelf.games.cage.details import CageMove
-from gameshelf.games.cage.view import CageView
+from gameshelf.core.registry import available_games, game_entry
 
 from .app import create_app
 
-BOARD_TYPES: dict[str, Any] = {
-    "AxiomView": AxiomView,
-    "AxiomMove": Annotated[AxiomMove, Field(discriminator="kind")],
-    "CageView": CageView,
-    "CageMove": Annotated[CageMove, Field(discriminator="kind")],
-    "AxiaView": AxiaView,
-    "AxiaMove": AxiaMove,
-}
-"""The types the browser's own boards read, by the name the generated TypeScript gives them."""
+DISCRIMINATOR = "kind"
+"""The field that tells the members of a union of structured moves apart."""
+
+
+def type_prefix(game: str) -> str:
+    """The start of a game's type names in TypeScript: its name's words capitalised and joined
+    (``axiom`` gives ``Axiom``, ``tic_tac_toe`` gives ``TicTacToe``)."""
+    return "".join(word.capitalize() for word in re.split(r"[^0-9A-Za-z]+", game))
+
+
+def _discriminated(kind: Any) -> Any:
+    """``kind``, marked as told apart by :data:`DISCRIMINATOR` when it is a union of
+    ``TypedDict``s that each fix that field to literal values (the generated TypeScript then
+    narrows on it, and the schema says so)."""
+    members = get_args(kind) if get_origin(kind) in (Union, types.UnionType) else ()
+    fixed = [
+        typing.is_typeddict(member)
+        and get_origin(typing.get_type_hints(member).get(DISCRIMINATOR)) is Literal
+        for member in members
+    ]
+    if fixed and all(fixed):
+        return Annotated[kind, Field(discriminator=DISCRIMINATOR)]
+    return kind
+
+
+def board_types() -> dict[str, Any]:
+    """The types the browser's own boards read, by the name the generated TypeScript gives
+    them (``<Game>View`` and ``<Game>Move``), for every registered game that names them, in
+    the order of the games' names (the same games, the same document)."""
+    found: dict[str, Any] = {}
+    for game in available_games():
+        entry = game_entry(game)
+        named = {"View": entry.view_type, "Move": entry.move_type}
+        for suffix, kind in named.items():
+            if kind is None:
+                continue
+            name = type_prefix(game) + suffix
+            if name in found:
+                raise ValueError(f"two games' board types are both named {name}")
+            found[name] = _discriminated(kind)
+    return found
 
 
 def pydantic_ready(kind: Any, made: dict[Any, Any] | None = None) -> Any:
@@ -77,15 +105,16 @@ def pydantic_ready(kind: Any, made: dict[Any, Any] | None = None) -> Any:
 
 
 def board_schemas() -> dict[str, Any]:
-    """JSON Schemas of :data:`BOARD_TYPES` (and the types they use), keyed for an OpenAPI
-    ``components/schemas``."""
+    """JSON Schemas of :func:`board_types` (and the types they use), keyed for an OpenAPI
+    ``components/schemas``; two different types of one name are refused."""
     schemas: dict[str, Any] = {}
     made: dict[Any, Any] = {}
-    for name, kind in BOARD_TYPES.items():
+    for name, kind in board_types().items():
         adapter: TypeAdapter[Any] = TypeAdapter(pydantic_ready(kind, made))
         schema = adapter.json_schema(ref_template="#/components/schemas/{model}")
-        schemas.update(schema.pop("$defs", {}))
-        schemas[name] = schema
+        for used, used_schema in {**schema.pop("$defs", {}), name: schema}.items():
+            if schemas.setdefault(used, used_schema) != used_schema:
+                raise ValueError(f"two board types use different types named {used}")
     return schemas
 
 

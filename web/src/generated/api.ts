@@ -156,7 +156,8 @@ export interface paths {
         /**
          * Games
          * @description Every game with its options, as this server takes them (a card set by name only), and
-         *     its facts (title, seats, notation, rules summary) at the default options.
+         *     its facts (title, seats, notation, rules summary) at the default options; the featured
+         *     games first (a lobby starts from the first), then the others by name.
          */
         get: operations["games_api_games_get"];
         put?: never;
@@ -1052,7 +1053,7 @@ export interface components {
             clock?: components["schemas"]["TimeControlRequest"] | null;
             /**
              * Game
-             * @example cage(players=2)
+             * @description a game string: the name of a game of GET /api/games, with its options in parentheses if any (NAME or NAME(key=value,...))
              */
             game: string;
             /**

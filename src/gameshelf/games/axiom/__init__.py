@@ -19,11 +19,12 @@ from gameshelf.core.engines import is_compiled
 from . import actions as _actions
 from . import board as _board
 from . import state as _state
-from .details import legal_move_details
+from .details import AxiomMove, legal_move_details
 from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .render import render_svg as _render_svg
 from .state import AxiomActionInfo, AxiomGame, AxiomState
+from .view import AxiomView
 
 COMPILED: bool = is_compiled(_board, _actions, _state)
 """Whether the rules, move generator and state run compiled (mypyc) rather than from source."""
@@ -71,6 +72,8 @@ ENTRY = GameEntry(
     move_details=legal_move_details,
     render_svg=render_svg,
     load_listing=load_listing,
+    view_type=AxiomView,
+    move_type=AxiomMove,
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

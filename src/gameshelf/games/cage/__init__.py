@@ -10,10 +10,11 @@ from . import actions as _actions
 from . import board as _board
 from . import geometry as _geometry
 from . import rules as _rules
-from .details import legal_move_details
+from .details import CageMove, legal_move_details
 from .facts import NOTATION, rules_summary
 from .options import OPTIONS
 from .rules import CageGame, CageState, make_game
+from .view import CageView
 
 COMPILED: bool = is_compiled(_actions, _board, _geometry, _rules)
 """Whether the board transitions and the state run compiled (mypyc) rather than from source."""
@@ -36,6 +37,9 @@ ENTRY = GameEntry(
         "continue_after_last_drop=true,max_plies=120",
     ),
     move_details=legal_move_details,
+    view_type=CageView,
+    move_type=CageMove,
+    featured=True,  # the lobby offers it first: open information and quick to learn
 )
 """The registration that the ``gameshelf.games`` entry point names (pyproject.toml)."""
 

@@ -103,7 +103,11 @@ class CreateMatchRequest(BaseModel):
     """
 
     model_config = STRICT
-    game: str = Field(max_length=512, examples=["cage(players=2)"])
+    game: str = Field(
+        max_length=512,
+        description="a game string: the name of a game of GET /api/games, with its options "
+        "in parentheses if any (NAME or NAME(key=value,...))",
+    )
     seats: list[SeatRequest] | None = Field(default=None, max_length=8)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     rated: bool = Field(

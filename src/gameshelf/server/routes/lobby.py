@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query
 
 from gameshelf import __version__
 from gameshelf.agents.catalogue import agent_catalogue
-from gameshelf.core.registry import available_games, game_entry, load
+from gameshelf.core.registry import game_entry, load, offered_games
 
 from ..contract import AgentInfo, GameFactsInfo, GameInfo, Health, OptionInfo
 from ..deps import get_hub, get_settings
@@ -35,13 +35,14 @@ async def health(hub: Annotated[Hub, Depends(get_hub)]) -> Health:
 @router.get("/api/games")
 async def games(hub: Annotated[Hub, Depends(get_hub)]) -> list[GameInfo]:
     """Every game with its options, as this server takes them (a card set by name only), and
-    its facts (title, seats, notation, rules summary) at the default options."""
+    its facts (title, seats, notation, rules summary) at the default options; the featured
+    games first (a lobby starts from the first), then the others by name."""
     infos = []
-    for name in available_games():
+    for name in offered_games():
         entry = game_entry(name)
         options = []
         for o in entry.options:
-            default, allowed, doc = network_option(o, hub.catalog)
+            default, allowed, doc = network_option(o, hub.catalog, entry.name)
             options.append(
                 OptionInfo(
                     name=o.name,
