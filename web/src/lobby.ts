@@ -41,8 +41,8 @@ export async function renderLobby(root: HTMLElement): Promise<void> {
   for (const game of games) {
     gameSelect.append(el("option", { value: game.name, text: game.title }));
   }
-  const preferred = games.find((g) => g.name === "cage") ? "cage" : games[0]?.name ?? "";
-  gameSelect.value = preferred;
+  // The server lists the game to start from first.
+  gameSelect.value = games[0]?.name ?? "";
   const summary = el("p", { class: "muted", id: "game-summary" });
   const optionsBox = el("fieldset", { class: "options", id: "options" });
   const seatsBox = el("fieldset", { class: "seats", id: "seats" });
