@@ -1,5 +1,6 @@
-"""Generic modules never choose by a game's name: outside ``games/`` and each game's own pack
-(``agents/<game>/``), no module compares with or lists a registered game's name (``"cage"``,
+"""Generic modules never choose by a game's name: outside ``games/`` and each game's own packs
+(``agents/<game>/``, its learning pack ``learn/<game>/`` and its JAX copy ``rl/jax/<game>.py``),
+no module compares with or lists a registered game's name (``"cage"``,
 ``"axia(players=1)"``), imports a game package (``gameshelf.games.cage``) or builds a game
 module's name to import it (``f"gameshelf.games.{name}"``). What a game knows reaches the
 generic code through its registry entry and its pack.
@@ -22,16 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "gameshelf"
 GAME_MODULES = "gameshelf.games."
 
-KNOWN: dict[str, int] = {
-    # The Cage's JAX engine and the self-play learner built on it are Cage-only code outside
-    # the Cage's pack (their own work moves them).
-    "cli/learn.py": 1,
-    "learn/evaluate.py": 1,
-    "learn/features.py": 4,
-    "learn/fit.py": 1,
-    "learn/master.py": 1,
-    "rl/jax/cage.py": 2,
-}
+KNOWN: dict[str, int] = {}
 """Modules that still name games, with their count: to be emptied, never extended."""
 
 
@@ -84,12 +76,15 @@ def _game(module: str) -> bool:
 
 
 def generic_modules(games: list[str]) -> list[Path]:
-    """Every module outside ``games/`` and outside the packs ``agents/<game>/``."""
-    packs = {PACKAGE / "agents" / game for game in games}
+    """Every module outside ``games/`` and outside each game's packs (``agents/<game>/``,
+    ``learn/<game>/``) and JAX copy (``rl/jax/<game>.py``)."""
+    packs = {PACKAGE / part / game for game in games for part in ("agents", "learn")}
+    copies = {PACKAGE / "rl" / "jax" / f"{game}.py" for game in games}
     return [
         path
         for path in sorted(PACKAGE.rglob("*.py"))
         if path.relative_to(PACKAGE).parts[0] != "games"
+        and path not in copies
         and not any(pack in path.parents for pack in packs)
     ]
 
@@ -134,3 +129,5 @@ def test_the_packs_and_the_games_may_name_their_game() -> None:
     modules = {path.relative_to(PACKAGE).as_posix() for path in generic_modules(games)}
     assert "agents/levels.py" in modules and "rl/encodings.py" in modules
     assert not any(m.startswith(("games/", "agents/cage/", "agents/axia/")) for m in modules)
+    assert "learn/loop.py" in modules and "rl/jax/__init__.py" in modules
+    assert not any(m.startswith(("learn/cage/", "learn/axiom/", "rl/jax/cage")) for m in modules)

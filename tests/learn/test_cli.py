@@ -12,6 +12,7 @@ import pytest
 from gameshelf.cli.learn import ProgressBar
 from gameshelf.cli.main import main
 from gameshelf.core.registry import load
+from gameshelf.learn.cage import RECIPE
 from gameshelf.learn.master import MasterAgent
 from gameshelf.learn.network import load_weights
 from gameshelf.learn.settings import Progress
@@ -51,7 +52,7 @@ def test_two_steps_train_save_and_resume(
     assert "learn: step 2" in capsys.readouterr().err
 
     # The weights master loads: a legal move from the trained network.
-    net, config = load_weights(out / "weights.npz")
+    net, config = load_weights(out / "weights.npz", RECIPE.inputs, RECIPE.heads)
     assert (config.hidden, config.blocks) == (16, 1)
     game = load("cage")
     state = game.new_initial_state()
@@ -66,8 +67,8 @@ def test_two_steps_train_save_and_resume(
 
 
 def test_refusals_name_what_was_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["learn", "axiom", "--steps", "2", "--out", str(tmp_path)]) == 2
-    assert "learn knows cage, not 'axiom'" in capsys.readouterr().err
+    assert main(["learn", "axia", "--steps", "2", "--out", str(tmp_path)]) == 2
+    assert "learn knows axiom, cage, not 'axia'" in capsys.readouterr().err
     assert main(["learn", "cage", "--steps", "2", "--resume", "--out", str(tmp_path)]) == 2
     assert "no checkpoint to resume" in capsys.readouterr().err
     assert main(["learn", "cage", "--steps", "0", "--out", str(tmp_path)]) == 2

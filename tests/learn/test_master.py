@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,9 @@ from gameshelf.agents.analysis import AnalysisError
 from gameshelf.agents.base import make_agent
 from gameshelf.agents.catalogue import agent_catalogue, check_agent
 from gameshelf.core.errors import GameshelfError
+from gameshelf.core.game import State
 from gameshelf.core.registry import load
-from gameshelf.learn import master as master_module
+from gameshelf.learn.cage import RECIPE
 from gameshelf.learn.master import MasterAgent, shipped_network
 from gameshelf.learn.network import NetConfig, init_network
 
@@ -63,15 +65,16 @@ def test_every_process_that_imports_the_bots_knows_master() -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("game_string", ["axiom", "cage(players=3)"])
-def test_master_refuses_other_games(game_string: str) -> None:
-    with pytest.raises(ValueError, match=r"master plays (the two-player Cage|cage) only"):
+@pytest.mark.parametrize("game_string", ["axia", "cage(players=3)"])
+def test_master_refuses_games_without_a_network(game_string: str) -> None:
+    with pytest.raises(ValueError, match=r"master plays .*cage.* only, not"):
         make_agent("master", load(game_string), 0)
     assert "master" not in {info.name for info in agent_catalogue(load(game_string))}
 
 
 def test_master_without_jax_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(sys.modules, "gameshelf.learn.master")
+    for module in ("master", "evaluator", "network"):  # imported afresh, they need equinox
+        monkeypatch.delitem(sys.modules, f"gameshelf.learn.{module}", raising=False)
     monkeypatch.setitem(sys.modules, "equinox", None)  # as if the learn extra were missing
     with pytest.raises(ValueError, match=r"master needs equinox from the learn extra: .*learn"):
         make_agent("master", load("cage"), 0)
@@ -79,16 +82,10 @@ def test_master_without_jax_names_the_install_command(monkeypatch: pytest.Monkey
         check_agent("master", load("cage"))
 
 
-def test_master_without_its_weights_says_how_to_make_them(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setattr(master_module, "SHIPPED", tmp_path / "none.npz")
-    shipped_network.cache_clear()
-    try:
-        with pytest.raises(ValueError, match=r"none\.npz, which is missing: .*gameshelf learn"):
-            MasterAgent(load("cage"), 0)
-    finally:
-        shipped_network.cache_clear()
+def test_master_without_its_weights_says_how_to_make_them(tmp_path: Path) -> None:
+    elsewhere = replace(RECIPE, weights=tmp_path / "none.npz")
+    with pytest.raises(ValueError, match=r"none\.npz, which is missing: .*gameshelf learn cage"):
+        shipped_network(elsewhere)
 
 
 def test_the_network_is_loaded_once_per_process() -> None:
@@ -100,21 +97,25 @@ def test_on_the_clock_master_stops_at_its_time() -> None:
     ticks = iter(range(10_000))
     game = load("cage")
     agent = MasterAgent(
-        game, 0, net=init_network(NetConfig(2, 16, 1), 0), time_limit=5, clock=lambda: next(ticks)
+        game,
+        0,
+        net=init_network(NetConfig(2, 16, 1), 0, RECIPE.inputs, RECIPE.heads),
+        time_limit=5,
+        clock=lambda: next(ticks),
     )
     calls = []
     evaluate = agent.evaluator.__call__
 
-    def counting(state: object, actions: list[int]) -> tuple[list[float], float]:
-        calls.append(1)
-        return evaluate(state, actions)  # type: ignore[arg-type]
+    def counting(states: list[State], actions: list[list[int]]) -> list[tuple[list[float], float]]:
+        calls.append(len(states))
+        return evaluate(states, actions)
 
     agent.evaluator = counting  # type: ignore[assignment]
     action = agent.step(game.new_initial_state())
     assert action in game.new_initial_state().legal_actions()
     # The clock reads 0 at the start and one more at each check: five simulations, each
     # evaluating one new leaf, plus the root.
-    assert len(calls) == 1 + 5
+    assert calls == [1] * (1 + 5)
 
 
 def test_master_analyses_a_position_for_the_analysis_board() -> None:

@@ -9,19 +9,23 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gameshelf.learn.features import FEATURES, NUM_ACTIONS
+from gameshelf.learn.cage.features import FEATURES, NUM_ACTIONS
 from gameshelf.learn.network import (
     NetConfig,
     arrays_of,
     batched,
+    head_offsets,
     init_network,
     load_weights,
+    move_logits,
     save_weights,
 )
 
+HEADS = (NUM_ACTIONS,)
+
 
 def test_one_position_gives_55_logits_and_a_value_in_range() -> None:
-    net = init_network(NetConfig(2, 16, 2), 0)
+    net = init_network(NetConfig(2, 16, 2), 0, FEATURES, HEADS)
     logits, value = net(jnp.ones(FEATURES))
     assert logits.shape == (NUM_ACTIONS,)
     assert value.shape == ()
@@ -29,7 +33,7 @@ def test_one_position_gives_55_logits_and_a_value_in_range() -> None:
 
 
 def test_a_batch_gives_a_row_per_position() -> None:
-    net = init_network(NetConfig(2, 16, 1), 0)
+    net = init_network(NetConfig(2, 16, 1), 0, FEATURES, HEADS)
     features = jax.random.uniform(jax.random.PRNGKey(0), (7, FEATURES))
     logits, value = batched(net, features)
     assert logits.shape == (7, NUM_ACTIONS)
@@ -40,11 +44,11 @@ def test_a_batch_gives_a_row_per_position() -> None:
 
 def test_weights_round_trip_exactly_in_float32_and_closely_in_float16(tmp_path: Path) -> None:
     config = NetConfig(2, 16, 2)
-    net = init_network(config, 4)
+    net = init_network(config, 4, FEATURES, HEADS)
     save_weights(net, config, tmp_path / "full.npz")
     save_weights(net, config, tmp_path / "half.npz", half=True)
-    full, full_config = load_weights(tmp_path / "full.npz")
-    half, _ = load_weights(tmp_path / "half.npz")
+    full, full_config = load_weights(tmp_path / "full.npz", FEATURES, HEADS)
+    half, _ = load_weights(tmp_path / "half.npz", FEATURES, HEADS)
     assert full_config == config
     for a, b, c in zip(arrays_of(net), arrays_of(full), arrays_of(half), strict=True):
         assert np.array_equal(a, b)
@@ -53,14 +57,25 @@ def test_weights_round_trip_exactly_in_float32_and_closely_in_float16(tmp_path: 
 
 
 def test_a_file_of_the_wrong_shape_is_refused_by_name(tmp_path: Path) -> None:
-    net = init_network(NetConfig(2, 16, 2), 0)
+    net = init_network(NetConfig(2, 16, 2), 0, FEATURES, HEADS)
     path = tmp_path / "w.npz"
     save_weights(net, NetConfig(2, 32, 2), path)  # declares a width it does not have
     with pytest.raises(ValueError, match=r"w\.npz: array 0 has shape"):
-        load_weights(path)
+        load_weights(path, FEATURES, HEADS)
     np.savez(tmp_path / "other.npz", x=np.zeros(3))
     with pytest.raises(ValueError, match="not a gameshelf network"):
-        load_weights(tmp_path / "other.npz")
+        load_weights(tmp_path / "other.npz", FEATURES, HEADS)
     (tmp_path / "junk.npz").write_text("junk", encoding="utf-8")
     with pytest.raises(ValueError, match="cannot be read"):
-        load_weights(tmp_path / "junk.npz")
+        load_weights(tmp_path / "junk.npz", FEATURES, HEADS)
+
+
+def test_a_move_is_scored_by_the_sum_of_its_heads() -> None:
+    heads = (4, 3, 2)
+    logits = np.arange(9, dtype=np.float32) * 10  # head 0: 0-30, head 1: 40-60, head 2: 70-80
+    moves = np.array([[0, 0, 0], [3, 2, 1], [1, 0, 1]])
+    offsets = head_offsets(heads)
+    assert list(offsets) == [0, 4, 7]
+    assert list(move_logits(np, logits, moves, offsets)) == [110.0, 170.0, 130.0]
+    batch = move_logits(jnp, jnp.stack([logits, -logits]), jnp.stack([moves, moves]), offsets)
+    assert np.asarray(batch).tolist() == [[110.0, 170.0, 130.0], [-110.0, -170.0, -130.0]]

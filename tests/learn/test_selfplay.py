@@ -6,13 +6,15 @@ import jax
 import numpy as np
 
 from gameshelf.core.registry import load
+from gameshelf.learn.cage.features import FEATURES, NUM_ACTIONS
+from gameshelf.learn.cage.selfplay import GameCollector, Plies, SelfPlay
 from gameshelf.learn.network import NetConfig, init_network
-from gameshelf.learn.selfplay import GameCollector, Plies, SearchConfig, SelfPlay
+from gameshelf.learn.settings import SearchConfig
 
 
 def test_self_play_games_are_legal_and_their_targets_match_their_results() -> None:
     selfplay = SelfPlay(batch=8, plies=12, search=SearchConfig(simulations=8, considered=4))
-    net = init_network(NetConfig(2, 16, 1), 0)
+    net = init_network(NetConfig(2, 16, 1), 0, FEATURES, (NUM_ACTIONS,))
     collector = GameCollector(8)
     states = selfplay.initial()
     games: list[list[int]] = []

@@ -215,18 +215,27 @@ def _plain_mcts(game: Game, seed: int | None) -> Agent:
     return MCTSAgent(game, seed)
 
 
+_PACK_BOTS: dict[str, dict[str, PackBot]] = {}
+"""Each pack bot's name to the packs' bots of that name, by game (several packs may add a bot of
+one name, each for its own game)."""
+
+
 def _add_pack(pack: GamePack) -> None:
-    """Register a pack's searches and its named bots (each refusing every other game)."""
+    """Register a pack's searches and its named bots (each refusing the games of no pack that
+    adds it)."""
     for name, search in pack.searches.items():
         register_search(name, search)
     for bot in pack.bots:
-        register_agent(bot.name, _own_game_only(pack.game, bot))
+        _PACK_BOTS.setdefault(bot.name, {})[pack.game] = bot
+        register_agent(bot.name, _own_games_only(bot.name))
 
 
-def _own_game_only(game_name: str, bot: PackBot) -> Callable[[Game, int | None], Agent]:
+def _own_games_only(name: str) -> Callable[[Game, int | None], Agent]:
     def make(game: Game, seed: int | None) -> Agent:
-        if game.spec.name != game_name:
-            raise ValueError(f"{bot.name} plays {game_name} only, not {game.game_string}")
+        bot = _PACK_BOTS[name].get(game.spec.name)
+        if bot is None:
+            games = ", ".join(sorted(_PACK_BOTS[name]))
+            raise ValueError(f"{name} plays {games} only, not {game.game_string}")
         return bot.factory(game, seed)
 
     return make

@@ -22,6 +22,7 @@ from gameshelf.core.rng import derive_seed
 
 from .master import MasterAgent
 from .network import PolicyValueNet
+from .recipe import Recipe
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,17 @@ class CurvePoint:
 
 
 def play_match(
-    net: PolicyValueNet, opponent: str, games: int, simulations: int, step: int, seed: int
+    recipe: Recipe,
+    net: PolicyValueNet,
+    opponent: str,
+    games: int,
+    simulations: int,
+    step: int,
+    seed: int,
 ) -> CurvePoint:
-    """``games`` two-player Cage games of the network (``simulations`` a move) against
+    """``games`` games of ``recipe``'s game, the network (``simulations`` a move) against
     ``opponent``, the network moving first in the even games."""
-    game = load("cage")
+    game = load(recipe.game)
     name, think = split_think(opponent)
     results = [0, 0, 0]  # wins, draws, losses
     for index in range(games):
@@ -82,10 +89,10 @@ def play_match(
     return CurvePoint(step, opponent, *results)
 
 
-def plot_curve(points: list[CurvePoint], path: Path, simulations: int) -> None:
-    """The learning curve as a PNG: score against each opponent by training step, with the
-    implied Elo difference on the right-hand axis (the network's side searching
-    ``simulations`` simulations a move)."""
+def plot_curve(points: list[CurvePoint], path: Path, simulations: int, title: str) -> None:
+    """The learning curve of the game called ``title`` as a PNG: score against each opponent
+    by training step, with the implied Elo difference on the right-hand axis (the network's
+    side searching ``simulations`` simulations a move)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -111,7 +118,7 @@ def plot_curve(points: list[CurvePoint], path: Path, simulations: int) -> None:
         functions=(_elo_of_score, _score_of_elo),
     )
     elo.set_ylabel("Elo difference")
-    axis.set_title(f"two-player Cage: the network + PUCT, {simulations} simulations a move")
+    axis.set_title(f"{title}: the network + PUCT, {simulations} simulations a move")
     axis.legend(loc="lower right", fontsize="small")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

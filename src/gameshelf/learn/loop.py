@@ -1,8 +1,10 @@
 """The training loop: self-play workers as Ray actors, one learner, checkpoints and the curve.
 
-Each worker (:class:`SelfPlayWorker`, one Ray actor, one CPU) keeps its own batch of games going
-and, asked to play, takes the newest weights from Ray's object store, plays ``plies_per_call``
-moves in every game and returns the samples and move lists of the games that ended. The learner
+The loop is the same for every game; the game's recipe (:mod:`.recipe`) gives the network's
+shape and how a worker plays. Each worker (:class:`SelfPlayWorker`, one Ray actor, one CPU)
+keeps its own batch of games going and, asked to play, takes the newest weights from Ray's
+object store, plays ``plies_per_call`` moves in every game and returns the samples and move
+lists of the games that ended. The learner
 (this process) keeps one request in flight per worker: whenever one answers it stores the samples
 in the replay buffer, takes ``updates_per_call`` gradient steps, puts the new weights in the object
 store once, and sends the worker off again with them. Weights and games travel through Ray only.
@@ -22,38 +24,40 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import jax
 import numpy as np
 
 from gameshelf.core.rng import derive_seed
 
 from .checkpoint import CHECKPOINT, read_record, restore_learner, save_checkpoint
 from .evaluate import CurvePoint, play_match, plot_curve
-from .network import arrays_of, init_network, save_weights, with_arrays
-from .selfplay import GameCollector, Plies, SelfPlay
+from .network import arrays_of, init_network, save_weights
+from .recipe import recipe_named
+from .samples import empty_samples
 from .settings import LearnError, Progress, RunSettings
 from .train import Learner, ReplayBuffer
 
 
 class SelfPlayWorker:
-    """One self-play worker: a batch of games kept going between calls (a Ray actor)."""
+    """One self-play worker: a batch of games kept going between calls (a Ray actor). It is
+    sent the game's name and finds the recipe itself, in its own process."""
 
-    def __init__(self, settings: dict[str, Any], seed: int) -> None:
-        config = RunSettings.from_json(settings)
-        self.selfplay = SelfPlay(config.games_per_worker, config.plies_per_call, config.search)
-        self.skeleton = init_network(config.net, 0)
-        self.states = self.selfplay.initial()
-        self.collector = GameCollector(config.games_per_worker)
-        self.key = jax.random.PRNGKey(seed)
+    def __init__(
+        self,
+        game: str,
+        settings: dict[str, Any],
+        seed: int,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.player = recipe_named(game).selfplay(RunSettings.from_json(settings), seed)
+        self.clock = clock
 
     def play(self, weights: list[np.ndarray]) -> dict[str, Any]:
-        """Play one call's moves with ``weights``; the finished games' samples and moves."""
-        net = with_arrays(self.skeleton, weights, "weights from the learner")
-        self.key, key = jax.random.split(self.key)
-        self.states, plies = self.selfplay.run(net, self.states, key)
-        samples, games = self.collector.add(Plies(*(np.asarray(x) for x in plies)))
-        played = self.selfplay.batch * self.selfplay.plies
-        return {"samples": samples, "games": games, "plies": played}
+        """Play one call's moves with ``weights``; the finished games' samples and moves, the
+        positions played and the seconds it took."""
+        started = self.clock()
+        samples, games, plies = self.player.play(weights)
+        seconds = self.clock() - started
+        return {"samples": samples, "games": games, "plies": plies, "seconds": seconds}
 
 
 def _ray(address: str | None, workers: int) -> tuple[Any, bool]:
@@ -74,10 +78,12 @@ def _ray(address: str | None, workers: int) -> tuple[Any, bool]:
 
 
 class Run:
-    """One training run into ``out``: fresh, or resumed from the checkpoint there."""
+    """One training run of the game called ``game`` into ``out``: fresh, or resumed from the
+    checkpoint there."""
 
     def __init__(
         self,
+        game: str,
         out: Path,
         steps: int,
         workers: int = 1,
@@ -96,14 +102,20 @@ class Run:
             raise LearnError(
                 f"{out} holds a run already: go on with --resume, or choose another --out"
             )
+        self.recipe = recipe_named(game)
         self.out, self.steps, self.workers, self.address = out, steps, workers, address
         self.clock = clock
         if resume:
             self.record = read_record(out)
+            if self.record.get("game", self.recipe.name) != self.recipe.name:
+                raise LearnError(
+                    f"the run in {out} learns {self.record['game']}, not {self.recipe.name}"
+                )
             self.settings = RunSettings.from_json(self.record["settings"])
         else:
-            self.settings = settings or RunSettings()
+            self.settings = settings or self.recipe.defaults
             self.record = {
+                "game": self.recipe.name,
                 "settings": self.settings.to_json(),
                 "step": 0,
                 "games": 0,
@@ -117,17 +129,24 @@ class Run:
                 f"the checkpoint in {out} is at step {self.record['step']} already; "
                 f"ask for more than {steps} steps"
             )
-        self.buffer = ReplayBuffer(self.settings.train.buffer_size)
+        recipe = self.recipe
+        like = empty_samples(recipe.inputs, recipe.max_moves, len(recipe.heads))
+        self.buffer = ReplayBuffer(self.settings.train.buffer_size, like)
         self.rng = np.random.default_rng(derive_seed(self.settings.seed, "batches", self.step))
         self.last_loss: float | None = None
+        self.session_plies = 0
+        self.selfplay_seconds = 0.0
+        """Self-play positions played in this session, and the seconds the workers spent
+        playing them (summed over workers: positions a second of one worker)."""
         self.learner: Learner
         self.games: list[list[int]] = []
         """The moves of every game finished in this session (for checks and records)."""
 
     def new_learner(self) -> Learner:
         """The learner at the run's start: a fresh network, or the checkpoint's."""
-        net = init_network(self.settings.net, self.settings.seed)
-        learner = Learner(net, self.settings.train)
+        recipe = self.recipe
+        net = init_network(self.settings.net, self.settings.seed, recipe.inputs, recipe.heads)
+        learner = Learner(net, self.settings.train, recipe.heads)
         if self.resume:
             restore_learner(self.out, learner)
         return learner
@@ -157,7 +176,9 @@ class Run:
         settings = self.settings.to_json()
         actor = ray.remote(num_cpus=1)(SelfPlayWorker)
         workers = [
-            actor.remote(settings, derive_seed(self.settings.seed, "worker", i, self.step))
+            actor.remote(
+                self.recipe.name, settings, derive_seed(self.settings.seed, "worker", i, self.step)
+            )
             for i in range(self.workers)
         ]
         started, first_step = self.clock(), self.step
@@ -187,6 +208,8 @@ class Run:
         self.record["games"] += len(result["games"])
         self.record["samples"] += len(result["samples"].value)
         self.record["plies"] += result["plies"]
+        self.session_plies += result["plies"]
+        self.selfplay_seconds += result["seconds"]
 
     def _learn(self, progress: Callable[[Progress], None]) -> None:
         for _ in range(self.settings.updates_per_call):
@@ -206,6 +229,7 @@ class Run:
             return
         for opponent in self.settings.eval_opponents:
             point = play_match(
+                self.recipe,
                 self.learner.net,
                 opponent,
                 self.settings.eval_games,
@@ -220,8 +244,14 @@ class Run:
         save_checkpoint(self.out, self.learner, self.record)
         save_weights(self.learner.net, self.settings.net, self.out / "weights.npz", half=True)
         if self.curve:
-            plot_curve(self.curve, self.out / "curve.png", self.settings.eval_simulations)
+            plot_curve(
+                self.curve,
+                self.out / "curve.png",
+                self.settings.eval_simulations,
+                self.recipe.title,
+            )
         summary = {
+            "game": self.recipe.name,
             "step": self.step,
             "games": self.record["games"],
             "samples": self.record["samples"],
@@ -233,6 +263,12 @@ class Run:
                 "steps": steps,
                 "seconds": round(elapsed, 1),
                 "steps_per_second": round(steps / elapsed, 2) if elapsed > 0 else None,
+                "positions_per_second": round(self.session_plies / elapsed, 1)
+                if elapsed > 0
+                else None,
+                "positions_per_worker_second": round(self.session_plies / self.selfplay_seconds, 1)
+                if self.selfplay_seconds > 0
+                else None,
             },
             "curve": self.record["curve"],
         }

@@ -1,14 +1,15 @@
 """The policy/value network (equinox) and its weights file.
 
-A residual MLP over :data:`~gameshelf.learn.features.FEATURES`: one input layer, ``blocks``
-residual layers of ``hidden`` units, a policy head of 55 canonical-action logits and a value head
-``tanh``-squashed to the mover's expected result in [-1, 1]. It is small on purpose: it trains on
-a CPU in minutes and its weights ship with the package.
+A residual MLP over a game's features (its recipe's ``inputs``): one input layer, ``blocks``
+residual layers of ``hidden`` units, policy logits for each of the recipe's heads side by side
+(a move's logit is the sum of its index's logit in each head, see :func:`move_logits`) and a
+value head ``tanh``-squashed to the mover's expected result in [-1, 1]. It is small on purpose:
+it trains on a CPU in minutes and its weights ship with the package.
 
-The weights file is a NumPy ``.npz``: the network's shape (``players``, ``hidden``, ``blocks``)
-and its arrays in a fixed order. :func:`save_weights` can store them as float16 (the shipped
-file), :func:`load_weights` reads either back as float32 and says what is wrong with a file that
-does not fit.
+The weights file is a NumPy ``.npz``: the network's shape (``players``, ``hidden``, ``blocks``;
+its input and output sizes are the recipe's) and its arrays in a fixed order.
+:func:`save_weights` can store them as float16 (the shipped file), :func:`load_weights` reads
+either back as float32 and says what is wrong with a file that does not fit.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .features import FEATURES, NUM_ACTIONS
 from .settings import NetConfig
 
 
 class PolicyValueNet(eqx.Module):
-    """``net(features) -> (logits[55], value)`` for one position; ``jax.vmap`` it for a batch."""
+    """``net(features) -> (logits[outputs], value)`` for one position; ``jax.vmap`` it for a
+    batch."""
 
     stem: eqx.nn.Linear
     blocks: list[eqx.nn.Linear]
@@ -34,33 +35,52 @@ class PolicyValueNet(eqx.Module):
     policy: eqx.nn.Linear
     value: eqx.nn.Linear
 
-    def __init__(self, config: NetConfig, key: jax.Array) -> None:
+    def __init__(self, config: NetConfig, inputs: int, outputs: int, key: jax.Array) -> None:
         keys = jax.random.split(key, config.blocks + 3)
-        self.stem = eqx.nn.Linear(FEATURES, config.hidden, key=keys[0])
+        self.stem = eqx.nn.Linear(inputs, config.hidden, key=keys[0])
         self.blocks = [
             eqx.nn.Linear(config.hidden, config.hidden, key=k) for k in keys[1 : config.blocks + 1]
         ]
         self.norms = [eqx.nn.LayerNorm(config.hidden) for _ in range(config.blocks)]
-        self.policy = eqx.nn.Linear(config.hidden, NUM_ACTIONS, key=keys[-2])
+        self.policy = eqx.nn.Linear(config.hidden, outputs, key=keys[-2])
         self.value = eqx.nn.Linear(config.hidden, 1, key=keys[-1])
 
     def __call__(self, features: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """Canonical-action logits and the mover's value for one feature vector."""
+        """The policy heads' logits and the mover's value for one feature vector."""
         h = jax.nn.relu(self.stem(features))
         for layer, norm in zip(self.blocks, self.norms, strict=True):
             h = h + jax.nn.relu(layer(norm(h)))
         return self.policy(h), jnp.tanh(self.value(h)[0])
 
 
-def init_network(config: NetConfig, seed: int) -> PolicyValueNet:
-    """A freshly initialised network."""
-    return PolicyValueNet(config, jax.random.PRNGKey(seed))
+def init_network(
+    config: NetConfig, seed: int, inputs: int, heads: tuple[int, ...]
+) -> PolicyValueNet:
+    """A freshly initialised network reading ``inputs`` features, with policy ``heads``."""
+    return PolicyValueNet(config, inputs, sum(heads), jax.random.PRNGKey(seed))
 
 
 def batched(net: PolicyValueNet, features: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """``(logits[B, 55], value[B])`` for ``features[B, FEATURES]``."""
+    """``(logits[B, outputs], value[B])`` for ``features[B, inputs]``."""
     logits, value = jax.vmap(net)(features)
     return logits, value
+
+
+def head_offsets(heads: tuple[int, ...]) -> np.ndarray:
+    """Where each policy head starts among the network's outputs."""
+    return np.concatenate([[0], np.cumsum(heads)[:-1]]).astype(np.int32)
+
+
+def move_logits(xp: Any, logits: Any, moves: Any, offsets: Any) -> Any:
+    """``[..., M]``: each move's logit, the sum over heads of its index's logit there.
+
+    ``xp`` is ``numpy`` or ``jax.numpy``; ``logits`` ``[..., outputs]``; ``moves``
+    ``[..., M, heads]`` (indices within each head); ``offsets`` from :func:`head_offsets`.
+    """
+    index = moves + offsets  # [..., M, heads]
+    flat = xp.reshape(index, (*index.shape[:-2], -1))
+    picked = xp.take_along_axis(logits, flat, axis=-1)
+    return xp.sum(xp.reshape(picked, index.shape), axis=-1)
 
 
 def arrays_of(tree: Any) -> list[np.ndarray]:
@@ -98,9 +118,12 @@ def save_weights(net: PolicyValueNet, config: NetConfig, path: Path, half: bool 
         np.savez_compressed(out, **arrays)
 
 
-def load_weights(path: Path) -> tuple[PolicyValueNet, NetConfig]:
-    """The network stored at ``path`` and its shape; ``ValueError`` naming the file when it
-    cannot be read or does not hold a network of the shape it declares."""
+def load_weights(
+    path: Path, inputs: int, heads: tuple[int, ...]
+) -> tuple[PolicyValueNet, NetConfig]:
+    """The network stored at ``path`` (reading ``inputs`` features, with policy ``heads``) and
+    its shape; ``ValueError`` naming the file when it cannot be read or does not hold a network
+    of that shape."""
     source = f"weights file {path}"
     try:
         with np.load(path) as data:
@@ -112,5 +135,5 @@ def load_weights(path: Path) -> tuple[PolicyValueNet, NetConfig]:
         raise ValueError(f"{source}: no {', '.join(missing)} (not a gameshelf network)")
     config = NetConfig(**{key: int(stored.pop(key)) for key in _SHAPE_KEYS})
     arrays = [stored[key] for key in sorted(stored)]
-    net = with_arrays(init_network(config, 0), arrays, source)
+    net = with_arrays(init_network(config, 0, inputs, heads), arrays, source)
     return net, config

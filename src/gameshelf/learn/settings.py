@@ -29,10 +29,14 @@ class NetConfig:
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """The self-play search: simulations per move and actions the Gumbel root considers."""
+    """The self-play search: simulations per move, the actions a Gumbel root considers (mctx),
+    and for a search tree in Python the leaves one tree sends to each batched evaluation
+    (virtual loss keeps them apart) and the opening plies whose move is drawn by visits."""
 
     simulations: int = 32
     considered: int = 16
+    leaves: int = 4
+    sampled_plies: int = 16
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The learner: the loss, one optax update, and a replay buffer of recent self-play samples.
 
-The loss is AlphaZero's: cross-entropy between the network's policy (over the legal canonical
-actions only) and the search's improved policy, plus the squared error between the value and the
+The loss is AlphaZero's: cross-entropy between the network's policy (over the legal moves only)
+and the search's policy, plus the squared error between the value and the
 game's result for the mover. Weight decay comes from ``optax.adamw``.
 """
 
@@ -15,15 +15,18 @@ import jax.numpy as jnp
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
-from .features import FEATURES, NUM_ACTIONS
-from .network import PolicyValueNet, batched
-from .selfplay import Samples
+from .network import PolicyValueNet, batched, head_offsets, move_logits
+from .samples import Samples
 from .settings import TrainConfig
 
 
-def loss(net: PolicyValueNet, batch: Samples) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-    """The total loss of ``net`` on ``batch`` and its two parts ``(policy, value)``."""
-    logits, value = batched(net, jnp.asarray(batch.features))
+def loss(
+    net: PolicyValueNet, batch: Samples, offsets: jax.Array
+) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+    """The total loss of ``net`` on ``batch`` and its two parts ``(policy, value)``
+    (``offsets``: where each policy head starts, :func:`~.network.head_offsets`)."""
+    outputs, value = batched(net, jnp.asarray(batch.features))
+    logits = move_logits(jnp, outputs, jnp.asarray(batch.moves), offsets)
     logits = jnp.where(batch.mask, logits, -1e9)
     policy_loss = jnp.mean(optax.softmax_cross_entropy(logits, batch.policy))
     value_loss = jnp.mean((value - batch.value) ** 2)
@@ -33,8 +36,9 @@ def loss(net: PolicyValueNet, batch: Samples) -> tuple[jax.Array, tuple[jax.Arra
 class Learner:
     """The network and its optimiser state, updated one batch at a time."""
 
-    def __init__(self, net: PolicyValueNet, config: TrainConfig) -> None:
+    def __init__(self, net: PolicyValueNet, config: TrainConfig, heads: tuple[int, ...]) -> None:
         self.config = config
+        self.offsets = jnp.asarray(head_offsets(heads))
         self.optimizer = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
         self.net = net
         self.opt_state = self.optimizer.init(eqx.filter(net, eqx.is_array))
@@ -42,29 +46,29 @@ class Learner:
 
     def update(self, batch: Samples) -> dict[str, float]:
         """One gradient step on ``batch``; the losses before it."""
-        self.net, self.opt_state, total, parts = self._update(self.net, self.opt_state, batch)
+        self.net, self.opt_state, total, parts = self._update(
+            self.net, self.opt_state, batch, self.offsets
+        )
         return {"loss": float(total), "policy": float(parts[0]), "value": float(parts[1])}
 
     def _step(
-        self, net: PolicyValueNet, opt_state: Any, batch: Samples
+        self, net: PolicyValueNet, opt_state: Any, batch: Samples, offsets: jax.Array
     ) -> tuple[PolicyValueNet, Any, jax.Array, tuple[jax.Array, jax.Array]]:
-        (total, parts), grads = eqx.filter_value_and_grad(loss, has_aux=True)(net, batch)
+        (total, parts), grads = eqx.filter_value_and_grad(loss, has_aux=True)(net, batch, offsets)
         updates, opt_state = self.optimizer.update(grads, opt_state, eqx.filter(net, eqx.is_array))
         return eqx.apply_updates(net, updates), opt_state, total, parts
 
 
 class ReplayBuffer:
-    """The most recent ``capacity`` samples; batches drawn uniformly at random."""
+    """The most recent ``capacity`` samples (of the shapes of ``like``); batches drawn
+    uniformly at random."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, like: Samples) -> None:
         if capacity < 1:
             raise ValueError(f"the replay buffer needs room for a sample, not {capacity}")
         self.capacity = capacity
         self._data = Samples(
-            features=np.zeros((capacity, FEATURES), np.float32),
-            policy=np.zeros((capacity, NUM_ACTIONS), np.float32),
-            mask=np.zeros((capacity, NUM_ACTIONS), bool),
-            value=np.zeros((capacity,), np.float32),
+            *(np.zeros((capacity, *column.shape[1:]), column.dtype) for column in like)
         )
         self._next = 0
         self.size = 0

@@ -25,9 +25,13 @@ import numpy as np
 
 from gameshelf.rl.jax.cage import CageEnv, CageJaxState, cells
 
+from ..network import PolicyValueNet, batched, init_network, with_arrays
+from ..samples import Samples, concat_samples, empty_samples
+from ..settings import RunSettings, SearchConfig
 from .features import FEATURES, NUM_ACTIONS, SeatTables, encode, seat_tables
-from .network import PolicyValueNet, batched
-from .settings import SearchConfig
+
+EVERY_ACTION = np.arange(NUM_ACTIONS, dtype=np.int32)[:, None]
+"""Each sample's move slots: the 55 canonical actions, one policy head."""
 
 
 class Plies(NamedTuple):
@@ -40,15 +44,6 @@ class Plies(NamedTuple):
     action: Any  # int32[...]: the real action played
     terminated: Any  # bool[...]: whether the move ended the game
     rewards: Any  # float32[..., players]: the result when it did
-
-
-class Samples(NamedTuple):
-    """Training samples: inputs and the two targets (arrays with a leading sample axis)."""
-
-    features: np.ndarray
-    policy: np.ndarray
-    mask: np.ndarray
-    value: np.ndarray
 
 
 def jax_features(env: CageEnv, tables: SeatTables, states: CageJaxState) -> jax.Array:
@@ -205,7 +200,7 @@ class GameCollector:
                     games.append(moves)
                     self.open[b] = []
         self._forget()
-        return concat_samples(parts), games
+        return concat_samples(parts, EMPTY), games
 
     def _finish(
         self, where: list[tuple[int, int]], slot: int, rewards: np.ndarray
@@ -216,6 +211,7 @@ class GameCollector:
             features=np.stack([p.features[t, slot] for p, t in rows]),
             policy=np.stack([p.policy[t, slot] for p, t in rows]),
             mask=np.stack([p.mask[t, slot] for p, t in rows]),
+            moves=np.broadcast_to(EVERY_ACTION, (len(rows), *EVERY_ACTION.shape)).copy(),
             value=rewards[player].astype(np.float32),
         )
         return samples, [int(p.action[t, slot]) for p, t in rows]
@@ -227,13 +223,25 @@ class GameCollector:
             del self._chunks[index]
 
 
-def concat_samples(parts: list[Samples]) -> Samples:
-    """One :class:`Samples` of all ``parts`` (empty arrays of the right shape for none)."""
-    if not parts:
-        return Samples(
-            features=np.zeros((0, FEATURES), np.float32),
-            policy=np.zeros((0, NUM_ACTIONS), np.float32),
-            mask=np.zeros((0, NUM_ACTIONS), bool),
-            value=np.zeros((0,), np.float32),
+EMPTY = empty_samples(FEATURES, NUM_ACTIONS, 1)
+
+
+class CageSelfPlayer:
+    """One worker's batch of Cage games, kept going between calls (what a Ray actor holds)."""
+
+    def __init__(self, settings: RunSettings, seed: int) -> None:
+        self.selfplay = SelfPlay(
+            settings.games_per_worker, settings.plies_per_call, settings.search
         )
-    return Samples(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+        self.skeleton = init_network(settings.net, 0, FEATURES, (NUM_ACTIONS,))
+        self.states = self.selfplay.initial()
+        self.collector = GameCollector(settings.games_per_worker)
+        self.key = jax.random.PRNGKey(seed)
+
+    def play(self, weights: list[np.ndarray]) -> tuple[Samples, list[list[int]], int]:
+        """Play one call's moves with the network of ``weights`` (the learner's arrays)."""
+        net = with_arrays(self.skeleton, weights, "weights from the learner")
+        self.key, key = jax.random.split(self.key)
+        self.states, plies = self.selfplay.run(net, self.states, key)
+        samples, games = self.collector.add(Plies(*(np.asarray(x) for x in plies)))
+        return samples, games, self.selfplay.batch * self.selfplay.plies

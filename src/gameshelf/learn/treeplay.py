@@ -1,0 +1,164 @@
+"""Batched self-play over the real engine: many games, each with its own PUCT tree, one network
+call for the leaves of all of them.
+
+For a game with no JAX copy (the engine's move generator is the hard part to rewrite), a worker
+keeps ``games_per_worker`` games going. For each move of every game it grows each game's tree
+(:mod:`.puct`) to ``simulations`` simulations: in each round every tree descends up to
+``leaves`` times (virtual loss keeps one tree's descents apart), and the leaves of all trees are
+valued in one batched network call (:class:`~.evaluator.NetEvaluator`). At each root, Dirichlet
+noise is mixed into the priors (AlphaZero's exploration); the move is drawn in proportion to the
+visits for the first ``sampled_plies`` plies of a game and is the most visited one after that.
+The chosen move's subtree is kept for the next move. A finished game gives its samples (features,
+the visit shares over the legal moves, the result for the mover) and is replaced at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gameshelf.core.game import State
+from gameshelf.core.registry import load
+
+from .evaluator import NetEvaluator
+from .network import init_network, with_arrays
+from .puct import Node, Path, Tree
+from .recipe import Recipe
+from .samples import Samples, concat_samples, empty_samples
+from .settings import RunSettings
+
+NOISE_SHARE = 0.25
+"""How much of a root's priors is Dirichlet noise (AlphaZero's epsilon)."""
+NOISE_SPREAD = 10.0
+"""The noise's concentration is this over the number of legal moves (AlphaZero's alpha scaled
+to the branching factor: about 0.3 for chess's 35 moves)."""
+
+
+@dataclass
+class Slot:
+    """One game in progress: its tree and what its positions will teach once it ends."""
+
+    tree: Tree
+    noised: bool = False
+    moves: list[int] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    records: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+
+
+class TreeSelfPlayer:
+    """A worker's games on the engine of ``recipe``'s game (what a Ray actor holds)."""
+
+    def __init__(self, recipe: Recipe, settings: RunSettings, seed: int) -> None:
+        self.recipe = recipe
+        self.search = settings.search
+        self.plies = settings.plies_per_call
+        self.game = load(recipe.game)
+        self.codec = recipe.codec(self.game)
+        self.skeleton = init_network(settings.net, 0, recipe.inputs, recipe.heads)
+        self.rng = np.random.default_rng(seed)
+        self.slots = [self._fresh() for _ in range(settings.games_per_worker)]
+        self.empty = empty_samples(recipe.inputs, recipe.max_moves, len(recipe.heads))
+
+    def _fresh(self) -> Slot:
+        state = self.game.new_initial_state(int(self.rng.integers(2**31)))
+        return Slot(Tree(state, self.recipe.wins_at_once))
+
+    def play(self, weights: list[np.ndarray]) -> tuple[Samples, list[list[int]], int]:
+        """Play ``plies_per_call`` moves in every game with the network of ``weights``."""
+        net = with_arrays(self.skeleton, weights, "weights from the learner")
+        evaluator = NetEvaluator(net, self.codec, self.recipe.heads)
+        parts: list[Samples] = []
+        games: list[list[int]] = []
+        for _ in range(self.plies):
+            self._think(evaluator)
+            for index, slot in enumerate(self.slots):
+                finished = self._move(slot)
+                if finished is not None:
+                    parts.append(finished)
+                    games.append(slot.moves)
+                    self.slots[index] = self._fresh()
+        return concat_samples(parts, self.empty), games, self.plies * len(self.slots)
+
+    def _think(self, evaluator: NetEvaluator) -> None:
+        """Grow every game's tree to the simulations a move, a batch of leaves at a time."""
+        fresh = [slot for slot in self.slots if not slot.tree.root.expanded]
+        if fresh:
+            states = [slot.tree.state for slot in fresh]
+            valued = evaluator(states, [slot.tree.root.actions for slot in fresh])
+            for slot, (priors, value) in zip(fresh, valued, strict=True):
+                slot.tree.root.expand(priors, value)
+        for slot in self.slots:
+            if not slot.noised:
+                self._add_noise(slot.tree.root)
+                slot.noised = True
+        while True:
+            pending: list[tuple[Tree, Path, Node, State]] = []
+            for slot in self.slots:
+                root = slot.tree.root
+                for _ in range(self.search.leaves):
+                    if len(root.actions) < 2 or root.total >= self.search.simulations:
+                        break
+                    found = slot.tree.descend()
+                    if found is None:
+                        break
+                    if not found[1].expanded:
+                        pending.append((slot.tree, *found))
+            if not pending:
+                return
+            valued = evaluator([p[3] for p in pending], [p[2].actions for p in pending])
+            for (tree, path, leaf, _), (priors, value) in zip(pending, valued, strict=True):
+                leaf.expand(priors, value)
+                tree.finish(path, leaf)
+
+    def _add_noise(self, root: Node) -> None:
+        count = len(root.actions)
+        if count < 2:
+            return
+        noise = self.rng.dirichlet(np.full(count, NOISE_SPREAD / count))
+        mixed = (1 - NOISE_SHARE) * np.asarray(root.priors) + NOISE_SHARE * noise
+        root.priors = mixed.tolist()
+
+    def _move(self, slot: Slot) -> Samples | None:
+        """Play one move in ``slot``'s game; its samples if that ended it."""
+        tree = slot.tree
+        root = tree.root
+        visits = np.asarray(root.visits, np.float64)
+        if visits.sum() == 0:  # one legal move: nothing was searched
+            visits = np.asarray(root.priors, np.float64)
+        share = visits / visits.sum()
+        if len(slot.moves) < self.search.sampled_plies:
+            index = int(self.rng.choice(len(share), p=share))
+        else:
+            index = root.ranked()[0]
+        slot.records.append(self._record(tree.state, root, share))
+        slot.movers.append(root.mover)
+        slot.moves.append(root.actions[index])
+        tree.advance(index)
+        slot.noised = False
+        if not tree.state.is_terminal():
+            return None
+        returns = tree.state.returns()
+        features, codes, policy = (np.stack(column) for column in zip(*slot.records, strict=True))
+        mask = policy >= 0
+        return Samples(
+            features=features,
+            policy=np.where(mask, policy, 0.0).astype(np.float32),
+            mask=mask,
+            moves=codes,
+            value=np.asarray([returns[p] for p in slot.movers], np.float32),
+        )
+
+    def _record(
+        self, state: State, root: Node, share: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A position's sample parts, its moves padded (or, past ``max_moves``, cut to the most
+        visited) to ``max_moves`` slots; an unused slot's policy is -1 until masked."""
+        limit = self.recipe.max_moves
+        keep = root.ranked()[:limit]
+        codes = np.zeros((limit, len(self.recipe.heads)), np.int32)
+        policy = np.full(limit, -1.0, np.float32)
+        codes[: len(keep)] = self.codec.move_codes(state, [root.actions[i] for i in keep])
+        kept = share[keep]
+        policy[: len(keep)] = kept / kept.sum()
+        return self.codec.features(state), codes, policy
