@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,16 +22,6 @@ TINY = [
     "--eval-simulations", "4", "--checkpoint-every", "1", "--quiet",
 ]  # fmt: skip
 """A run small enough for a test: every part of the loop, on a handful of games."""
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    """One local Ray instance (one CPU) for the module; the run uses it as it finds it."""
-    import ray
-
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
 
 
 def test_two_steps_train_save_and_resume(

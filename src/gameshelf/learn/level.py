@@ -43,7 +43,7 @@ def make_master(game: Game, seed: int | None) -> Agent:
 MASTER = PackBot(
     "master",
     make_master,
-    35,  # below hard, which beat it in every game measured (docs/learning.md)
+    35,  # below hard in every game it plays (docs/learning.md); one rank for all of them
     "a self-play network guiding PUCT, 1 s a move (learn extra)",
 )
 
