@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 
 from gameshelf.agents.axiom.encoding import AxiomActionEncoding, OutsideEncoding
+from gameshelf.agents.base import make_agent
+from gameshelf.agents.catalogue import agent_catalogue
 from gameshelf.cli.main import main
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.learn.axiom import DEFAULTS, RECIPE
 from gameshelf.learn.axiom.codec import AxiomCodec, wins_at_once
-from gameshelf.learn.master import MasterAgent
+from gameshelf.learn.master import MasterAgent, shipped_network
 from gameshelf.learn.network import arrays_of, init_network, load_weights
 from gameshelf.learn.puct import can_win
 from gameshelf.learn.settings import NetConfig, SearchConfig
@@ -142,3 +144,21 @@ def test_learn_axiom_trains_saves_resumes_and_master_plays_with_it(
     # A run of one game is not resumed as another's.
     assert main(["learn", "cage", "--steps", "4", "--resume", "--out", str(out)]) == 2
     assert "learns axiom, not cage" in capsys.readouterr().err
+
+
+def test_master_plays_axiom_with_the_shipped_network() -> None:
+    game = load("axiom")
+    agent = make_agent("master", game, 0)
+    assert isinstance(agent, MasterAgent) and agent.time_limit == 1.0
+    assert agent.evaluator.net is shipped_network(RECIPE)  # read once, shared
+    assert "master" in {info.name for info in agent_catalogue(game)}
+    exact = MasterAgent(game, 0, simulations=24)
+    state = game.new_initial_state()
+    for _ in range(6):
+        action = exact.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    moves = exact.analyse(state, seconds=1.0, top=2)
+    assert len({move.action for move in moves}) == 2
+    assert all(move.action in state.legal_actions() and 0 <= move.value <= 1 for move in moves)
+    assert moves[0].action == exact.step(state)
