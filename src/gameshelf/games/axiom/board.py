@@ -25,10 +25,14 @@ from collections.abc import Iterable
 from functools import lru_cache
 from hashlib import blake2b
 from struct import Struct
-from typing import Any, Final
+from types import FunctionType
+from typing import TYPE_CHECKING, Any, Final
 
 from .geometry import ALL_DIRS, DIAGONALS, PERPENDICULAR, Cell, Cubes, Sceptre, masks_for
 from .options import AxiomOptions
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 XSHIFT: Final = 26
 YSHIFT: Final = 5
@@ -50,8 +54,9 @@ PSceptre = tuple[int, int, int]
 """A sceptre on packed cells: ``(owner, cell of its cube, face direction)``."""
 Outcome = tuple[int, str]
 """``(winner, reason)``; winner -1 is a draw."""
-SceptreContext = tuple[set[int], set[int]]
-"""What blocks a moving sceptre: ``(taken faces, other sceptres' air cells)``."""
+SceptreContext = tuple[set[int], set[int], int, int]
+"""What blocks a moving sceptre: ``(taken faces, other sceptres' air cells)`` and a
+:func:`sketch` of each."""
 
 
 def pack(cell: Cell) -> int:
@@ -87,7 +92,7 @@ class Board:
         "links",
         "locks",
         "pieces",
-        "rank",
+        "ranks",
         "sceptres",
     )
 
@@ -100,7 +105,7 @@ class Board:
         rank: dict[int, int] | None = None,
     ) -> None:
         """A board of ``cubes`` and ``sceptres``; the other arguments are a copy's own (see
-        :meth:`copy`), computed when left out."""
+        :meth:`copy`), computed when left out (``rank`` when first asked for)."""
         self.cubes = cubes
         self.sceptres = sceptres
         if entries is None:
@@ -108,11 +113,12 @@ class Board:
             for cell, value in cubes.items():
                 _placed(cubes, entries, cell, value)
         self.entries = entries
-        if cells is None or rank is None:
+        if cells is None:
             cells = sorted(cubes)
-            rank = {cell: index for index, cell in enumerate(cells)}
+            rank = None
         self.cells = cells
-        self.rank = rank
+        self.ranks = rank
+        """:attr:`rank` once made (``None`` until then)."""
         self.pieces = -1
         """How many pieces the structure is in (see :func:`pieces`); -1 until counted."""
         self.links: list[int] | None = None
@@ -133,7 +139,18 @@ class Board:
 
     def __reduce__(self) -> tuple[type[Board], tuple[object, ...]]:
         """Pickle support (the compiled accelerator's class has no instance dict)."""
-        return (Board, (self.cubes, self.sceptres, self.entries, self.cells, self.rank))
+        return (Board, (self.cubes, self.sceptres, self.entries, self.cells, self.ranks))
+
+    @property
+    def rank(self) -> dict[int, int]:
+        """Each cube's rank by cell, made when first asked for: the move generator looks
+        ranks up in its :class:`Grid` (compiled), so a playout mostly never needs it."""
+        rank = self.ranks
+        if rank is None:
+            # (Any: the keys stay the cells' int objects, shared with the list)
+            objects: list[Any] = self.cells
+            rank = self.ranks = {cell: index for index, cell in enumerate(objects)}
+        return rank
 
     def reindex(self, gone: Any = None, new: Any = None) -> None:
         """Rank the cubes again after one moved or left (ranks are sorted cell order): the
@@ -147,9 +164,7 @@ class Board:
         if new is not None:
             insort(objects, new)
         self.cells = objects
-        # (built anew, not updated: an updated dict keeps its old key objects, so the ranks
-        # would no longer share the cells' int objects and each state would hold more)
-        self.rank = {cell: index for index, cell in enumerate(objects)}
+        self.ranks = None  # (made anew when asked for: see rank)
         self.pieces = -1
         self.links = self.locks = None
 
@@ -163,7 +178,7 @@ class Board:
         """An independent copy (``cells``, ``rank`` and ``contexts`` are replaced, never
         changed, so shared)."""
         other = Board(
-            dict(self.cubes), list(self.sceptres), dict(self.entries), self.cells, self.rank
+            dict(self.cubes), list(self.sceptres), dict(self.entries), self.cells, self.ranks
         )
         other.contexts = self.contexts
         other.pieces = self.pieces
@@ -234,6 +249,98 @@ def _lifted(cubes: dict[int, int], entries: dict[int, int], cell: int) -> None:
         entries[cell] = entry
 
 
+# --- the grid: cubes by place ----------------------------------------------------------------
+
+GRID_SLOTS: Final = 64
+"""Slots in a :class:`Grid`'s table (a power of two, well above the 12 cubes)."""
+
+
+def grid_slot(cell: int) -> int:
+    """The first slot of ``cell`` in a :class:`Grid`'s table: ``x * 25 + y * 5 + z`` modulo
+    64, in which a cell and its 18 face and edge neighbours all differ."""
+    # (i64: compiled, plain machine arithmetic; an int would be checked for size at each step)
+    code: i64 = cell
+    x, y, z = code >> XSHIFT & 63, code >> YSHIFT & 63, code & 63
+    return (x * 25 + y * 5 + z) & (GRID_SLOTS - 1)
+
+
+NATIVE: Final = not isinstance(grid_slot, FunctionType)
+"""Whether this module runs compiled (a compiled function is no Python function)."""
+
+
+class Grid:
+    """The cubes of one arrangement by cell, for the move generator's look-ups at computed
+    cells, each cube as its *code* ``rank << 7 | value``. Compiled, a small open-addressing
+    table of ranks: a look-up is a few machine operations, where a dict look-up at a computed
+    cell first makes the ~2**46 int into an object and hashes it. Run as Python source, a dict
+    (there a dict look-up is the cheapest there is). Made per move list, never kept on the
+    board.
+    """
+
+    __slots__ = ("board", "by_cell", "by_rank", "cells", "cubes", "slots")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.cells = cells = board.cells
+        self.cubes = cubes = board.cubes
+        self.by_cell: dict[int, int] = {}
+        """Run as Python source: each cube's code by cell, else empty."""
+        self.slots: list[int] = []
+        """Compiled: the rank + 1 of the cube in each slot (0: free), else empty."""
+        self.by_rank: list[int] = []
+        """Compiled: the cubes' codes, by rank, else empty."""
+        if NATIVE:
+            self._fill()
+        else:
+            self.by_cell = {cell: rank << 7 | cubes[cell] for rank, cell in enumerate(cells)}
+
+    def _fill(self) -> None:
+        """Put each cube's rank in its slot (the next free one when taken) and list the
+        codes by rank."""
+        slots = [0] * GRID_SLOTS
+        for rank, cell in enumerate(self.cells):
+            slot = grid_slot(cell)
+            while slots[slot]:
+                slot = (slot + 1) & (GRID_SLOTS - 1)
+            slots[slot] = rank + 1
+        self.slots = slots
+        by_rank = [0] * len(self.cells)
+        for cell, value in self.cubes.items():  # (no look-up per cube: the pairs as they lie)
+            rank = self.rank(cell)
+            by_rank[rank] = rank << 7 | value
+        self.by_rank = by_rank
+
+    def rank(self, cell: int) -> int:
+        """The rank of the cube at ``cell``, or -1 when there is none."""
+        if not NATIVE:
+            return self.by_cell.get(cell, -1) >> 7
+        cells, slots = self.cells, self.slots
+        slot = grid_slot(cell)
+        while True:
+            found = slots[slot]
+            if not found:
+                return -1
+            if cells[found - 1] == cell:
+                return found - 1
+            slot = (slot + 1) & (GRID_SLOTS - 1)
+
+    def cube(self, cell: int) -> int:
+        """The code (``rank << 7 | value``) of the cube at ``cell``, or -1 when there is
+        none."""
+        if not NATIVE:
+            return self.by_cell.get(cell, -1)
+        rank = self.rank(cell)
+        return self.by_rank[rank] if rank >= 0 else -1
+
+    def value(self, cell: int) -> int:
+        """The value of the cube at ``cell``, or 0 when there is none (every cube shows a
+        dome, so no cube's value is 0)."""
+        if not NATIVE:
+            return self.cubes.get(cell, 0)
+        rank = self.rank(cell)
+        return self.by_rank[rank] & 127 if rank >= 0 else 0
+
+
 # --- sceptres ---------------------------------------------------------------------------------
 
 # reason codes of face_problem / stop_problem (each Final: compiled, a plain module name is
@@ -250,42 +357,73 @@ FACING: Final = "facing"
 
 
 def face_problem(
-    cubes: dict[int, int], cell: int, face: int, taken: set[int], other_air: set[int]
+    grid: Grid,
+    cell: int,
+    face: int,
+    taken: set[int],
+    other_air: set[int],
+    taken_sketch: int = -1,
+    air_sketch: int = -1,
 ) -> str:
     """Why no sceptre may enter face ``face`` of ``cell`` (``""`` when it may).
 
     ``taken``: the faces (``cell << 3 | face``) sceptres stand on; ``other_air``: the air cells
-    that block it (other sceptres' air cells with ``sceptre_clearance=air``, none when tall).
+    that block it (other sceptres' air cells with ``sceptre_clearance=air``, none when tall);
+    the sketches: see :func:`open_face_problem`.
     """
-    value = cubes.get(cell)
-    if value is None:
+    value = grid.value(cell)
+    if not value:
         return NO_CUBE
     air = cell + STEP[face]
-    if not value >> face & 1 and air & 31 and air in cubes:
+    if not value >> face & 1 and air & 31 and grid.value(air):
         return COVERED
-    return open_face_problem(value, cell, face, taken, other_air)
+    return open_face_problem(value, cell, face, taken, other_air, taken_sketch, air_sketch)
 
 
 def open_face_problem(
-    value: int, cell: int, face: int, taken: set[int], other_air: set[int]
+    value: int,
+    cell: int,
+    face: int,
+    taken: set[int],
+    other_air: set[int],
+    taken_sketch: int = -1,
+    air_sketch: int = -1,
 ) -> str:
     """:func:`face_problem` of face ``face`` of the cube ``value`` at ``cell`` whose air cell
-    is known to hold no cube (as on a sceptre's walk, see :func:`sceptre_faces`)."""
+    is known to hold no cube (as on a sceptre's walk, see :func:`sceptre_faces`); the
+    sketches, when given, are :func:`sketch` of ``taken`` and of ``other_air``."""
     if value >> face & 1:
         return DOME
     air = cell + STEP[face]
     if not air & 31:  # z = 0: the table
         return ON_TABLE
-    if cell << 3 | face in taken:
+    # (a set is looked at only when the sketch, if any (-1: none), does not rule the code
+    # out: compiled, a set look-up first makes the ~2**49 code into an object)
+    code = cell << 3 | face
+    if (taken_sketch == -1 or taken_sketch & sketch_bit(code)) and code in taken:
         return TAKEN
-    if air in other_air:
+    if (air_sketch == -1 or air_sketch & sketch_bit(air)) and air in other_air:
         return SHARED_AIR
     return ""
 
 
-def stop_problem(
-    cubes: dict[int, int], cell: int, face: int, taken: set[int], other_air: set[int]
-) -> str:
+def sketch_bit(code: int) -> int:
+    """The bit that stands for a face code or a cell in a :func:`sketch`: its low bits mixed
+    with those of its y and x (so that nearby codes get different bits)."""
+    mixed: i64 = code  # (i64: plain machine arithmetic, compiled)
+    return 1 << ((mixed ^ mixed >> 5 ^ mixed >> 13 ^ mixed >> 26) & 31)
+
+
+def sketch(codes: Iterable[int]) -> int:
+    """A 32-bit mask of the :func:`sketch_bit` of each code: a code whose bit is not in it is
+    not among the codes."""
+    bits = 0
+    for code in codes:
+        bits |= sketch_bit(code)
+    return bits
+
+
+def stop_problem(grid: Grid, cell: int, face: int, taken: set[int], other_air: set[int]) -> str:
     """Why a tall sceptre may pass face ``face`` of ``cell`` but not stop there (``""``: it may).
 
     ``taken`` includes the moving sceptre's origin; ``other_air`` excludes it.
@@ -297,7 +435,7 @@ def stop_problem(
     far = air + step
     if not far & ZMASK:
         return FAR_TABLE
-    if far in cubes:
+    if grid.value(far):
         return FAR_CUBE
     if (far + step) << 3 | (face ^ 1) in taken:
         return FACING
@@ -305,30 +443,42 @@ def stop_problem(
 
 
 def sceptre_context(board: Board, index: int) -> SceptreContext:
-    """``(taken faces, other sceptres' air cells)`` for moving sceptre ``index`` (kept in
-    ``board.contexts`` until the sceptres move: shared, so read-only)."""
+    """``(taken faces, other sceptres' air cells)`` and their sketches for moving sceptre
+    ``index`` (kept in ``board.contexts`` until the sceptres move: shared, so read-only)."""
     contexts = board.contexts
     if contexts is None:
         sceptres = board.sceptres
         taken = {cell << 3 | face for _, cell, face in sceptres}
         airs = [cell + STEP[face] for _, cell, face in sceptres]
-        contexts = [(taken, set(airs[:i] + airs[i + 1 :])) for i in range(len(airs))]
+        contexts = []
+        for i in range(len(airs)):
+            other_air = set(airs[:i] + airs[i + 1 :])
+            contexts.append((taken, other_air, sketch(taken), sketch(other_air)))
         board.contexts = contexts
     return contexts[index]
 
 
-def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
-    """The faces (``cell << 3 | face``) sceptre ``index`` may stop on.
+def sceptre_faces(
+    opts: AxiomOptions, board: Board, index: int, grid: Grid | None = None
+) -> set[int]:
+    """The faces sceptre ``index`` may stop on, each as ``rank << 3 | face`` (the rank of the
+    face's cube: a small int, so the set makes no int objects, compiled).
 
     Lateral walks (inside corner, flat, outside corner; until the table, a face it cannot
     enter, or a repeated (face, heading)) and diagonal walks (same plane, same level, unless
     squeezed between two cubes at air height). The moving sceptre still stands on its origin.
+    ``grid``: the board's :class:`Grid` when the caller has it.
     """
-    cubes = board.cubes
+    if grid is None:
+        grid = Grid(board)
     _, p0, n0 = board.sceptres[index]
-    taken, other_air = sceptre_context(board, index)
+    taken, other_air, taken_sketch, air_sketch = sceptre_context(board, index)
     tall = opts.tall
     blocking = set() if tall else other_air  # a tall sceptre may pass another's air cell
+    if tall:
+        air_sketch = 0
+    if not NATIVE:  # run as Python source, a set look-up costs less than a sketch's bit
+        taken_sketch = air_sketch = -1
     concave = opts.concave_turns
     step = STEP
     found: set[int] = set()
@@ -337,27 +487,27 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
     seen: set[int] = set()
     # Each step's face has an empty air cell: the air cell of the face before (round an inside
     # corner), the empty corner cell (flat), or the empty cell ahead (round an outside corner).
-    v0 = cubes[p0]
+    c0 = grid.cube(p0)
     for heading in PERPENDICULAR[n0]:
-        p, n, h, value = p0, n0, heading, v0
+        p, n, h, cube = p0, n0, heading, c0
         steps = 0
         while True:
             ahead = p + step[h]
             if not ahead & ZMASK:
                 break
             corner = ahead + step[n]
-            found_value = cubes.get(corner)
-            if found_value is not None:
+            found_cube = grid.cube(corner)
+            if found_cube >= 0:
                 if not concave:
                     break
-                p, n, h, value = corner, h ^ 1, n, found_value
+                p, n, h, cube = corner, h ^ 1, n, found_cube
             else:
-                found_value = cubes.get(ahead)
-                if found_value is not None:
-                    p, value = ahead, found_value
+                found_cube = grid.cube(ahead)
+                if found_cube >= 0:
+                    p, cube = ahead, found_cube
                 else:
                     n, h = h, n ^ 1
-            if open_face_problem(value, p, n, taken, blocking):
+            if open_face_problem(cube & 127, p, n, taken, blocking, taken_sketch, air_sketch):
                 break
             steps += 1
             if steps > 12:  # only a walk round a loop gets this long
@@ -365,8 +515,8 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
                 if key in seen:
                     break
                 seen.add(key)
-            if not tall or not stop_problem(cubes, p, n, taken, other_air):
-                found.add(p << 3 | n)
+            if not tall or not stop_problem(grid, p, n, taken, other_air):
+                found.add((cube >> 7) << 3 | n)
     if opts.diagonal_moves:
         squeeze = opts.squeeze_normals >> n0 & 1
         up = step[n0]
@@ -375,12 +525,12 @@ def sceptre_faces(opts: AxiomOptions, board: Board, index: int) -> set[int]:
             p = p0
             while True:
                 q = p + da + db
-                if face_problem(cubes, q, n0, taken, blocking):
+                if face_problem(grid, q, n0, taken, blocking, taken_sketch, air_sketch):
                     break
-                if squeeze and p + up + da in cubes and p + up + db in cubes:
+                if squeeze and grid.value(p + up + da) and grid.value(p + up + db):
                     break
-                if not tall or not stop_problem(cubes, q, n0, taken, other_air):
-                    found.add(q << 3 | n0)
+                if not tall or not stop_problem(grid, q, n0, taken, other_air):
+                    found.add(grid.rank(q) << 3 | n0)
                 p = q
     return found
 
@@ -742,21 +892,25 @@ def splitting(board: Board, source: int) -> Split | None:
     return groups, need
 
 
-def connection_problem(board: Board, split: Split | None, target: int, touching: int = 63) -> str:
+def connection_problem(
+    board: Board, split: Split | None, target: int, touching: int = 63, grid: Grid | None = None
+) -> str:
     """Why placing the lifted cube at ``target`` splits the structure (``""`` if it does not);
     ``touching``: the directions of the cubes next to ``target`` when the caller knows them
-    (the lifted one may be among them), else all six are looked at."""
+    (the lifted one may be among them), else all six are looked at; ``grid``: the board's
+    :class:`Grid` when the caller has it."""
     if split is None:
         return ""
     groups, need = split
     if touching.bit_count() < need:
         return SPLITS  # (each cube touched is in one group at most)
-    rank = board.rank
+    if grid is None:
+        grid = Grid(board)
     found = 0
     for e in range(6):
         if touching >> e & 1:
-            r = rank.get(target + STEP[e])
-            if r is not None:
+            r = grid.rank(target + STEP[e])
+            if r >= 0:
                 found |= groups[r]
     return SPLITS if found.bit_count() < need else ""
 

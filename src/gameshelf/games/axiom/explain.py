@@ -32,6 +32,7 @@ from .board import (
     UNDER,
     ZMASK,
     Board,
+    Grid,
     cell_problem,
     closed_cells,
     connection_problem,
@@ -101,15 +102,16 @@ def sceptre_problem(
     index = sceptre_index(board, mover, source)
     if index < 0:
         return f"no {COLOR_NAMES[mover]} sceptre stands on the cube at {_at(source)}"
-    taken, other_air = sceptre_context(board, index)
-    code = face_problem(board.cubes, target, face, taken, set() if opts.tall else other_air)
+    taken, other_air, _, _ = sceptre_context(board, index)
+    grid = Grid(board)
+    code = face_problem(grid, target, face, taken, set() if opts.tall else other_air)
     if code:
         return face_text(code, target, face)
     outcome = landing(board, index, target)
     if opts.forced_self_capture and outcome is not None and outcome[1] == "self-capture":
         return FORCED_ONLY
     if opts.tall:
-        code = stop_problem(board.cubes, target, face, taken, other_air)
+        code = stop_problem(grid, target, face, taken, other_air)
         if code:
             return "a tall sceptre may not stop there: " + stop_text(code, target, face)
     return NO_PATH

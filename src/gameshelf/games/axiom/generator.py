@@ -28,6 +28,7 @@ from .board import (
     STEP,
     UP,
     Board,
+    Grid,
     Split,
     cell_problem,
     closed_cells,
@@ -78,14 +79,14 @@ def key_anchor(key: int) -> int:
     return (key >> ENTRY_BITS) - 1
 
 
-def cell_key(cell: int, entry: int, rank: dict[int, int]) -> int:
-    """The target key of the empty cell ``cell`` with target entry ``entry`` on a board whose
-    cubes have ranks ``rank``."""
+def cell_key(cell: int, entry: int, grid: Grid) -> int:
+    """The target key of the empty cell ``cell`` with target entry ``entry`` on the board of
+    ``grid``."""
     d = _FIRST_NEIGHBOUR[entry & 63]
     if d < 0:
         return make_key(entry, -1)
     # the anchor lies in direction d of the cell; the code names the cell from it (d ^ 1)
-    return make_key(entry, rank[cell + STEP[d]] * 6 + (d ^ 1))
+    return make_key(entry, grid.rank(cell + STEP[d]) * 6 + (d ^ 1))
 
 
 class TargetIds:
@@ -148,27 +149,31 @@ class MoveGenerator:
         With ``self_capture=only_if_forced`` a move onto the cube of the mover's other sceptre
         is listed only when there is no other move.
         """
-        ids, risky = self.sceptre_ids(board, me)
-        self.add_cube_ids(board, me, ids)
+        grid = Grid(board)  # (made once for both kinds of move)
+        ids, risky = self.sceptre_ids(board, me, grid)
+        self.add_cube_ids(board, me, ids, grid)
         if risky and not ids:
             return risky
         return ids
 
-    def sceptre_ids(self, board: Board, me: int) -> tuple[list[int], list[int]]:
+    def sceptre_ids(
+        self, board: Board, me: int, grid: Grid | None = None
+    ) -> tuple[list[int], list[int]]:
         """The ids of ``me``'s sceptre moves, ascending: those allowed, and (with
-        ``self_capture=only_if_forced``) those that would capture the mover's own sceptre."""
-        rank = board.rank
+        ``self_capture=only_if_forced``) those that would capture the mover's own sceptre.
+        ``grid``: the board's :class:`~.board.Grid` when the caller has it."""
+        if grid is None:
+            grid = Grid(board)
         forced = self.options.forced_self_capture
         ids: list[int] = []
         risky: list[int] = []
         for index, (owner, cell, _) in enumerate(board.sceptres):
             if owner != me:
                 continue
-            base = rank[cell] * 72
-            for face in sceptre_faces(self.options, board, index):
-                target = face >> 3
-                action = base + rank[target] * 6 + (face & 7)
-                if forced and _captures_own(board, index, target):
+            base = grid.rank(cell) * 72
+            for face in sceptre_faces(self.options, board, index, grid):
+                action = base + (face >> 3) * 6 + (face & 7)  # face: target rank << 3 | face
+                if forced and _captures_own(board, index, grid.cells[face >> 3]):
                     risky.append(action)
                 else:
                     ids.append(action)
@@ -179,11 +184,12 @@ class MoveGenerator:
     def cube_ids(self, board: Board, me: int) -> list[int]:
         """The ids of ``me``'s cube moves, ascending."""
         ids: list[int] = []
-        self.add_cube_ids(board, me, ids)
+        self.add_cube_ids(board, me, ids, Grid(board))
         return ids
 
-    def add_cube_ids(self, board: Board, me: int, ids: list[int]) -> None:
-        """Append the ids of ``me``'s cube moves to ``ids``, ascending.
+    def add_cube_ids(self, board: Board, me: int, ids: list[int], grid: Grid) -> None:
+        """Append the ids of ``me``'s cube moves to ``ids``, ascending (``grid``: the board's
+        :class:`~.board.Grid`).
 
         Every open cell is keyed once, as the board stands (:func:`open_keys`, sorted once);
         lifting a cube changes only the keys of the cells next to it, so for each lifted cube
@@ -192,9 +198,9 @@ class MoveGenerator:
         sources = movable_cubes(self.options, board, me)
         if not sources:
             return
-        rank, room = board.rank, self.room
+        room = self.room
         closed = closed_cells(self.options, board)
-        keys = open_keys(board.entries, closed, room, rank)
+        keys = open_keys(board.entries, closed, room, grid)
         targets = self._targets
         # (Any: each key stays the object the list holds for its memo lookup; compiled, an
         # int-typed key would be made into a new object for it)
@@ -205,12 +211,12 @@ class MoveGenerator:
         for source in sources:  # by rank: each lifted cube's ids lie above those before
             if connected:
                 split = splitting(board, source.cell)
-            before, after = lifted_keys(board.entries, closed, room, source.cell, rank)
-            self._add_source_ids(board, source, split, keys, found, before, after, ids)
+            before, after = lifted_keys(board.entries, closed, room, source.cell, grid)
+            self._add_source_ids(grid, source, split, keys, found, before, after, ids)
 
     def _add_source_ids(
         self,
-        board: Board,
+        grid: Grid,
         source: Source,
         split: Split | None,
         keys: list[int],
@@ -230,24 +236,24 @@ class MoveGenerator:
                 b += 1
                 continue
             while n < count and after[n] < key:
-                self._add_target_ids(board, split, after[n], slot, ids)
+                self._add_target_ids(grid, split, after[n], slot, ids)
                 n += 1
             target = found[i]
             listed = target.by_source[slot]
             if listed is None:
                 listed = target.ids(slot)
-            if listed and (split is None or not _splits(board, split, key)):
+            if listed and (split is None or not _splits(grid, split, key)):
                 ids += listed
         while n < count:
-            self._add_target_ids(board, split, after[n], slot, ids)
+            self._add_target_ids(grid, split, after[n], slot, ids)
             n += 1
 
     def _add_target_ids(
-        self, board: Board, split: Split | None, key: int, slot: int, ids: list[int]
+        self, grid: Grid, split: Split | None, key: int, slot: int, ids: list[int]
     ) -> None:
         """Append the ids of one target key for the lifted cube of slot ``slot``."""
         listed = self._target(key).ids(slot)
-        if listed and (split is None or not _splits(board, split, key)):
+        if listed and (split is None or not _splits(grid, split, key)):
             ids += listed
 
     def _target(self, key: int) -> TargetIds:
@@ -288,13 +294,14 @@ def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
     # (Any: the cells stay the int objects the board holds; compiled, an int-typed cell would
     # be made into a new object for each lookup)
     cells: list[Any] = board.cells
+    packed: list[int] = board.cells  # (the same cells, for arithmetic on plain ints)
     last = len(cells) - 1
     overhang = options.allow_overhang
     for rank, cell in enumerate(cells):
         # lift_problem's rules, each as it tests it but cheapest first: the cube on top (cells
         # are sorted and the cell above is the next int, so a cube there is the next cell: no
         # lookup), then the colour, then the sceptres, then (with allow_overhang) support
-        if rank < last and _above(cells, rank):
+        if rank < last and packed[rank + 1] == packed[rank] + UP:
             continue
         value = cubes[cell]
         if value >> 6 != me:
@@ -304,12 +311,6 @@ def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
         mask = value & 63
         sources.append(Source(cell, rank, 2 if mask & (mask - 1) else 1))
     return sources
-
-
-def _above(cells: list[int], rank: int) -> bool:
-    """Whether the cube of rank ``rank`` has a cube on top (ranks follow packed-cell order,
-    and the cell above a cell is the next packed int)."""
-    return cells[rank + 1] == cells[rank] + UP
 
 
 def room_table(options: AxiomOptions) -> bytes:
@@ -322,15 +323,13 @@ def room_table(options: AxiomOptions) -> bytes:
     )
 
 
-def open_keys(
-    entries: dict[Any, int], closed: set[int], room: bytes, rank: dict[int, int]
-) -> list[int]:
+def open_keys(entries: dict[Any, int], closed: set[int], room: bytes, grid: Grid) -> list[int]:
     """The target keys of the empty cells a cube may be placed in, ascending: those with
     room (see :func:`room_table`) that no sceptre closes."""
     # (Any: the cells stay the int objects the board holds; compiled, an int-typed cell would
     # be made into a new object for each lookup)
     keys = [
-        cell_key(cell, entry, rank)
+        cell_key(cell, entry, grid)
         for cell, entry in entries.items()
         if room[entry & ROOM_BITS] and cell not in closed
     ]
@@ -339,7 +338,7 @@ def open_keys(
 
 
 def lifted_keys(
-    entries: dict[Any, int], closed: set[int], room: bytes, lifted: int, rank: dict[int, int]
+    entries: dict[Any, int], closed: set[int], room: bytes, lifted: int, grid: Grid
 ) -> tuple[list[int], list[int]]:
     """The keys of the open cells next to the cube at ``lifted``, ascending: those of
     :func:`open_keys` as the board stands, and those with room once that cube is lifted (each
@@ -352,18 +351,18 @@ def lifted_keys(
         if entry < 0 or cell in closed:
             continue
         if room[entry & ROOM_BITS]:
-            before.append(cell_key(cell, entry, rank))
+            before.append(cell_key(cell, entry, grid))
         # seen from the cell, the lifted cube lies in direction e ^ 1
         lifted_entry = entry_without(entry, e ^ 1)
         if room[lifted_entry & ROOM_BITS]:
-            after.append(cell_key(cell, lifted_entry, rank))
+            after.append(cell_key(cell, lifted_entry, grid))
     before.sort()
     after.sort()
     return before, after
 
 
-def _splits(board: Board, split: Split, key: int) -> bool:
+def _splits(grid: Grid, split: Split, key: int) -> bool:
     """Whether placing the lifted cube at the cell of ``key`` splits the structure."""
     anchor = key_anchor(key)
-    target = board.cells[anchor // 6] + STEP[anchor % 6]
-    return bool(connection_problem(board, split, target, key_entry(key) & 63))
+    target = grid.cells[anchor // 6] + STEP[anchor % 6]
+    return bool(connection_problem(grid.board, split, target, key_entry(key) & 63, grid))

@@ -22,6 +22,7 @@ from .board import (
     LIMIT,
     STEP,
     Board,
+    Grid,
     cell_problem,
     face_problem,
     mask_problem,
@@ -371,10 +372,11 @@ def _check_sceptres(opts: AxiomOptions, board: Board, finished: bool) -> None:
         number = sum(1 for s in sceptres if s[0] == color)
         if number > 2:
             raise InvalidPosition(f"{COLOR_NAMES[color]} has {number} sceptres (at most 2)")
+    grid = Grid(board)
     for index, (color, cell, d) in enumerate(sceptres):
         earlier = sceptres[:index]
         taken = {c << 3 | e for _, c, e in earlier}
-        code = face_problem(board.cubes, cell, d, taken, set())
+        code = face_problem(grid, cell, d, taken, set())
         if code:
             raise InvalidPosition(
                 f"the {COLOR_NAMES[color]} sceptre on {format_cell(unpack(cell))}{DIR_NAMES[d]}: "
