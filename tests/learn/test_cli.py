@@ -94,3 +94,17 @@ def test_the_progress_bar_shows_each_tenth_once_off_a_terminal() -> None:
         "[#####.....] 5/10 steps, 15 games, loss 1.500",
         "[##########] 10/10 steps, 30 games, loss 1.500",
     ]
+
+
+def test_each_game_has_its_own_defaults_and_the_options_change_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = {}
+    for game in ("cage", "axiom"):
+        args = ["learn", game, "--show-settings", "--simulations", "8", "--out", str(tmp_path)]
+        assert main(args) == 0
+        shown[game] = json.loads(capsys.readouterr().err)
+    assert shown["cage"]["games_per_worker"] != shown["axiom"]["games_per_worker"]
+    assert shown["cage"]["search"]["simulations"] == shown["axiom"]["search"]["simulations"] == 8
+    assert shown["cage"]["search"]["considered"] == 8  # never more than the simulations
+    assert list(tmp_path.iterdir()) == []
