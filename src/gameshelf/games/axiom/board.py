@@ -260,12 +260,17 @@ def grid_slot(cell: int) -> int:
     64, in which a cell and its 18 face and edge neighbours all differ."""
     # (i64: compiled, plain machine arithmetic; an int would be checked for size at each step)
     code: i64 = cell
-    x, y, z = code >> XSHIFT & 63, code >> YSHIFT & 63, code & 63
+    x, y, z = code >> XSHIFT & 63, code >> YSHIFT & 63, code & ZMASK
     return (x * 25 + y * 5 + z) & (GRID_SLOTS - 1)
 
 
 NATIVE: Final = not isinstance(grid_slot, FunctionType)
 """Whether this module runs compiled (a compiled function is no Python function)."""
+
+
+_NONE_BY_CELL: Final[dict[int, int]] = {}
+_NONE_BY_RANK: Final[list[int]] = []
+"""The empty tables of a :class:`Grid` that has no use for them (shared, never changed)."""
 
 
 class Grid:
@@ -283,12 +288,11 @@ class Grid:
         self.board = board
         self.cells = cells = board.cells
         self.cubes = cubes = board.cubes
-        self.by_cell: dict[int, int] = {}
+        self.by_cell = _NONE_BY_CELL
         """Run as Python source: each cube's code by cell, else empty."""
-        self.slots: list[int] = []
-        """Compiled: the rank + 1 of the cube in each slot (0: free), else empty."""
-        self.by_rank: list[int] = []
-        """Compiled: the cubes' codes, by rank, else empty."""
+        self.slots = self.by_rank = _NONE_BY_RANK
+        """Compiled: the rank + 1 of the cube in each slot (0: free), else empty;
+        ``by_rank``: the cubes' values, by rank."""
         if NATIVE:
             self._fill()
         else:
@@ -296,7 +300,7 @@ class Grid:
 
     def _fill(self) -> None:
         """Put each cube's rank in its slot (the next free one when taken) and list the
-        codes by rank."""
+        values by rank."""
         slots = [0] * GRID_SLOTS
         for rank, cell in enumerate(self.cells):
             slot = grid_slot(cell)
@@ -306,8 +310,7 @@ class Grid:
         self.slots = slots
         by_rank = [0] * len(self.cells)
         for cell, value in self.cubes.items():  # (no look-up per cube: the pairs as they lie)
-            rank = self.rank(cell)
-            by_rank[rank] = rank << 7 | value
+            by_rank[self.rank(cell)] = value  # (values, not codes: small ints make no objects)
         self.by_rank = by_rank
 
     def rank(self, cell: int) -> int:
@@ -330,7 +333,7 @@ class Grid:
         if not NATIVE:
             return self.by_cell.get(cell, -1)
         rank = self.rank(cell)
-        return self.by_rank[rank] if rank >= 0 else -1
+        return rank << 7 | self.by_rank[rank] if rank >= 0 else -1
 
     def value(self, cell: int) -> int:
         """The value of the cube at ``cell``, or 0 when there is none (every cube shows a
@@ -338,7 +341,7 @@ class Grid:
         if not NATIVE:
             return self.cubes.get(cell, 0)
         rank = self.rank(cell)
-        return self.by_rank[rank] & 127 if rank >= 0 else 0
+        return self.by_rank[rank] if rank >= 0 else 0
 
 
 # --- sceptres ---------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ from .board import (
     connection_problem,
     entry_without,
     fitting_masks,
-    holders,
     landing,
     sceptre_faces,
     splitting,
@@ -195,7 +194,7 @@ class MoveGenerator:
         lifting a cube changes only the keys of the cells next to it, so for each lifted cube
         those few are keyed again (:func:`lifted_keys`) and merged in, in key order.
         """
-        sources = movable_cubes(self.options, board, me)
+        sources = movable_cubes(self.options, board, me, grid)
         if not sources:
             return
         room = self.room
@@ -286,10 +285,17 @@ def fitting_ids(options: AxiomOptions, key: int) -> list[tuple[int, ...]]:
     ]
 
 
-def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
-    """The cubes ``me`` may lift, by rank."""
+def movable_cubes(
+    options: AxiomOptions, board: Board, me: int, grid: Grid | None = None
+) -> list[Source]:
+    """The cubes ``me`` may lift, by rank (``grid``: the board's :class:`~.board.Grid` when
+    the caller has it)."""
+    if grid is None:
+        grid = Grid(board)
     cubes = board.cubes
-    held = holders(board)
+    held = 0  # the ranks of the cubes sceptres stand on, as bits
+    for _, holder, _ in board.sceptres:
+        held |= 1 << grid.rank(holder)
     sources: list[Source] = []
     # (Any: the cells stay the int objects the board holds; compiled, an int-typed cell would
     # be made into a new object for each lookup)
@@ -306,7 +312,7 @@ def movable_cubes(options: AxiomOptions, board: Board, me: int) -> list[Source]:
         value = cubes[cell]
         if value >> 6 != me:
             continue
-        if cell in held or (overhang and not supported(board, cell)):
+        if held >> rank & 1 or (overhang and not supported(board, cell)):
             continue
         mask = value & 63
         sources.append(Source(cell, rank, 2 if mask & (mask - 1) else 1))
