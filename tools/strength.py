@@ -143,8 +143,10 @@ RUNS: tuple[Run, ...] = (
         "Cage, 3 players, strong players only: hard and two OpenSpiel MCTSBots, every seating",
         fair=FAIR_MULTIPLE,
         note="No careless seat: both others are OpenSpiel's MCTSBot at hard's time a move "
-        "(`openspiel-mcts-2` is a second copy), so no seat is handed games and the turn order "
-        "matters less. hard sits once, so the mixed tables' target applies unchanged.",
+        "(`openspiel-mcts-2` is a second copy), and hard sits once, so the mixed tables' "
+        "target applies unchanged. Among careful players many games end drawn (a position "
+        "seen twice, the last drop or the ply cap draws them; the D column), so the win "
+        "share and much of the rating rest on the few decided games.",
     ),
     Run(
         "cage-4p-strong",
@@ -155,7 +157,8 @@ RUNS: tuple[Run, ...] = (
         note="No target, shown only: each bot holds two seats (`hard-2` and `openspiel-mcts-2` "
         "are copies under another name), and a copy of hard is its equal by construction, so "
         "no one seat can be asked to be the table's best. Read it as hard's pair against "
-        "MCTSBot's pair, and by turn order: next to its copy, or between the two others.",
+        "MCTSBot's pair, and by turn order: next to its copy, or between the two others. As "
+        "at three players, careful play draws many games (the D column), so few are decided.",
     ),
     Run("axiom-greedy", "axiom", ("hard", "greedy"), 40, "Axiom: hard vs greedy", target=0.95),
     Run(
