@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from gameshelf.agents import AGENTS, LEVELS, make_agent
-from gameshelf.agents.base import agent_factory, register_agent
+from gameshelf.agents.base import Agent, agent_factory, register_agent
 from gameshelf.agents.levels import level_spec
 from gameshelf.agents.solver import solve
 from gameshelf.arena.report import report_text
@@ -48,11 +48,19 @@ RATED_RUNS: dict[str, tuple[str, ...]] = {
 """The runs whose ratings the server publishes, each with the runs linked to it: per game and
 player count, the table where ``hard`` meets the server's bots (the OpenSpiel matches measure an
 outside program), and runs of the weaker bots that share a bot with it."""
-OUTSIDE_AGENTS = frozenset({"openspiel-mcts", "axiom-previous-hard", "axiom-classic"})
+OUTSIDE_AGENTS = frozenset(
+    {"openspiel-mcts", "openspiel-mcts-5x", "axiom-previous-hard", "axiom-classic"}
+)
 """Agents of the page that a server seat cannot hold: they get no published rating."""
 COPIES: dict[str, str] = {"hard-2": "hard", "openspiel-mcts-2": "openspiel-mcts"}
 """Second seats of one bot at a table of strong players: the arena seats (and rates) distinct
 names only, so a copy is the same bot under another name (each seat draws its own seed)."""
+MCTS_TIMES = "openspiel-mcts-5x"
+"""OpenSpiel's MCTSBot on a fixed count: :data:`MCTS_MULTIPLE` times the simulations it makes in
+``master``'s time a move, measured on this machine when a run seats it (:func:`calibrate`)."""
+MCTS_MULTIPLE = 5
+CALIBRATION_POSITIONS = ((1, 0), (2, 6), (3, 14))
+"""(seed, plies) of the positions MCTSBot's simulations a move are counted on."""
 FAIR_MULTIPLE = 1.5
 """How many fair shares of the decided games hard must win at a table of three or more."""
 STRONG_SEAT = "hard"
@@ -61,9 +69,10 @@ STRONG_SEAT = "hard"
 
 @dataclass(frozen=True)
 class Run:
-    """One arena run of the page, with its target for ``hard`` where it has one.
+    """One arena run of the page, with its target for ``judged`` (``hard`` unless named) where it
+    has one.
 
-    ``target``: the share of its games ``hard`` must win; ``fair``: at a table of three or more
+    ``target``: the share of its games ``judged`` must win; ``fair``: at a table of three or more
     (every agent seated at one table), the fair shares of the decided games ``hard`` must win,
     its rating and mean place being the table's best as well (:func:`fair_verdict`);
     ``band``: the range its mean score must fall in (solo AXIA); ``seating``: how a table of
@@ -83,6 +92,7 @@ class Run:
     band: tuple[float, float] | None = None
     seating: str = "all"
     note: str = ""
+    judged: str = "hard"
 
 
 SLAYER = (111.0, 150.0)
@@ -213,6 +223,62 @@ RUNS: tuple[Run, ...] = (
         target=0.95,
         seating="rotate",
     ),
+    Run(
+        "cage-master-hard",
+        "cage",
+        ("master", "hard"),
+        20,
+        "Cage, 2 players: master vs hard, equal time a move",
+        target=0.70,
+        judged="master",
+    ),
+    Run(
+        "cage-master-greedy",
+        "cage",
+        ("master", "greedy"),
+        20,
+        "Cage, 2 players: master vs greedy",
+        target=0.95,
+        judged="master",
+    ),
+    Run(
+        "cage-master-openspiel",
+        "cage",
+        ("master", MCTS_TIMES),
+        10,
+        f"Cage, 2 players: master vs OpenSpiel MCTSBot given {MCTS_MULTIPLE}x the simulations "
+        "it makes in master's time",
+        target=0.90,
+        judged="master",
+    ),
+    Run(
+        "axiom-master-hard",
+        "axiom",
+        ("master", "hard"),
+        10,
+        "Axiom: master vs hard, equal time a move",
+        target=0.70,
+        judged="master",
+    ),
+    Run(
+        "axiom-master-greedy",
+        "axiom",
+        ("master", "greedy"),
+        10,
+        "Axiom: master vs greedy",
+        target=0.95,
+        judged="master",
+    ),
+    Run(
+        "axiom-master-openspiel",
+        "axiom",
+        ("master", MCTS_TIMES),
+        10,
+        f"Axiom: master vs OpenSpiel MCTSBot given {MCTS_MULTIPLE}x the simulations it makes "
+        "in master's time",
+        target=0.90,
+        judged="master",
+    ),
     Run("cage-2p-random", "cage", ("greedy", "random"), 20, "Cage, 2 players: greedy vs random"),
     Run(
         "cage-3p-others",
@@ -292,6 +358,7 @@ OVER_BUDGET = 2.0
 def run_arena(run: Run, jobs: int) -> dict[str, Any]:
     """Play one run and return its cached numbers (table text and summary)."""
     register_copies(run.agents)
+    simulations = register_calibrated(run) if MCTS_TIMES in run.agents else None
     clock = time.perf_counter()
     config = TournamentConfig(
         run.game,
@@ -310,6 +377,7 @@ def run_arena(run: Run, jobs: int) -> dict[str, Any]:
         "table": report_text(result),
         "summary": result.summary()["table"],
         "wall_seconds": time.perf_counter() - clock,
+        "simulations": simulations,
     }
 
 
@@ -321,6 +389,36 @@ def register_copies(agents: Iterable[str]) -> None:
         original = COPIES.get(name)
         if original is not None and name not in AGENTS:
             register_agent(name, agent_factory(original))
+
+
+def calibrate(game_string: str, seconds: float) -> int:
+    """The simulations OpenSpiel's MCTSBot makes in ``seconds`` a move on this machine: the mean
+    over :data:`CALIBRATION_POSITIONS` (the start, an opening, a middle game)."""
+    from gameshelf.arena.opponents import OpenSpielMCTSAgent
+
+    game = load(game_string)
+    counts = []
+    for seed, plies in CALIBRATION_POSITIONS:
+        bot = OpenSpielMCTSAgent(game, seed, time_limit=seconds)
+        bot.step(midgame(game_string, seed, plies))
+        counts.append(bot.last_simulations)
+    return max(1, round(sum(counts) / len(counts)))
+
+
+def register_calibrated(run: Run) -> int:
+    """Register :data:`MCTS_TIMES` for ``run``'s game: MCTSBot on :data:`MCTS_MULTIPLE` times the
+    simulations it makes in ``master``'s time a move; return that count. The arena's worker
+    processes are forked from this one and inherit the registration."""
+    from gameshelf.arena.opponents import OpenSpielMCTSAgent
+
+    seconds = level_spec(load(run.game), "hard").time_limit  # master plays on hard's clock
+    simulations = MCTS_MULTIPLE * calibrate(run.game, seconds)
+
+    def build(game: Any, seed: int | None) -> Agent:
+        return OpenSpielMCTSAgent(game, seed, simulations=simulations)
+
+    register_agent(MCTS_TIMES, build)
+    return simulations
 
 
 def midgame(game_string: str, seed: int, plies: int) -> Any:
@@ -457,7 +555,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
             continue
         out.append(
             f"`{data['game']}`, {data['games']} games, {data['wall_seconds']:.0f} s wall. "
-            f"Reproduce: {command(run.slug)}."
+            f"Reproduce: {command(run.slug)}." + _calibration(data)
         )
         out += ["", data["table"], ""]
         out += _after_tables(run)
@@ -489,6 +587,17 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
             )
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def _calibration(data: dict[str, Any]) -> str:
+    """What a run that seats the calibrated MCTSBot gave it (empty for other runs)."""
+    simulations = data.get("simulations")
+    if not simulations:
+        return ""
+    return (
+        f" MCTSBot ran {simulations:,} simulations a move: {MCTS_MULTIPLE}× the mean it made in "
+        "master's time on three positions of this machine, counted just before the run."
+    )
 
 
 def _fair_rule() -> list[str]:
@@ -558,20 +667,20 @@ def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
         if data is None:
             out.append(f"| {run.title} | not measured | – | {command(run.slug)} |")
             continue
-        hard = next(row for row in data["summary"] if row["agent"] == "hard")
+        hard = next(row for row in data["summary"] if row["agent"] == run.judged)
         if run.fair is not None:
             judged = fair_verdict(data["summary"], run.fair)
             goal, measured, met = judged.goal(), judged.measured(), judged.met
         elif run.target is not None:
             rate = hard["wins"] / hard["games"]
-            goal = f"hard wins ≥ {run.target:.0%}"
+            goal = f"{run.judged} wins ≥ {run.target:.0%}"
             measured = f"{hard['wins']}/{hard['games']} ({rate:.0%})"
             met = rate >= run.target
         else:
             assert run.band is not None
             low, high = run.band
             mean = hard.get("mean_score")
-            goal = f"hard's mean score in {low:g}–{high:g}"
+            goal = f"{run.judged}'s mean score in {low:g}–{high:g}"
             measured = "no scores" if mean is None else f"mean {mean:.1f} over {hard['games']}"
             met = mean is not None and low <= mean <= high
         verdict = "yes" if met else "**no**"

@@ -139,3 +139,23 @@ def test_master_analyses_a_position_for_the_analysis_board() -> None:
         while not finished.is_terminal():
             finished.apply_action(finished.legal_actions()[0])
         agent.analyse(finished, seconds=0.1)
+
+
+def test_building_master_leaves_jax_unimported_until_its_first_move() -> None:
+    """The arena builds every bot in its own process to check it, then forks its workers; a
+    process that has started jax's threads can deadlock the children it forks."""
+    probe = (
+        "import sys\n"
+        "from gameshelf.agents import make_agent\n"
+        "from gameshelf.core.registry import load\n"
+        "game = load('cage')\n"
+        "bot = make_agent('master', game, 0)\n"
+        "print('jax' in sys.modules)\n"
+        "bot.simulations = 4\n"
+        "bot.step(game.new_initial_state())\n"
+        "print('jax' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
+    ).stdout.split()
+    assert out == ["False", "True"]

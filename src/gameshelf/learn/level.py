@@ -15,6 +15,7 @@ part-way through a game.
 from __future__ import annotations
 
 from dataclasses import replace
+from importlib.util import find_spec
 
 from gameshelf.agents.base import Agent
 from gameshelf.agents.packs import GamePack, PackBot
@@ -25,26 +26,30 @@ from .recipe import recipe_for
 
 EXTRA = "learn"
 """The extra that brings jax, mctx, optax and equinox."""
+NEEDS = ("jax", "equinox", "numpy")
+"""What ``master``'s network runs on: looked for, not imported, when the bot is built (the
+network itself is read at its first move)."""
 
 
 def make_master(game: Game, seed: int | None) -> Agent:
-    """The ``master`` bot for ``game`` on its default clock (1 s a move, like ``hard``)."""
+    """The ``master`` bot for ``game`` on ``hard``'s clock, so that the two meet at equal time."""
     recipe_for(game)
-    try:
-        from .master import MasterAgent
-    except ImportError as error:
-        package = error.name or str(error)
-        raise ValueError(
-            f"master needs {package} from the {EXTRA} extra: {install_hint(EXTRA)}"
-        ) from None
-    return MasterAgent(game, seed)
+    # imported here: this module is loaded while the bots' package itself is being imported
+    from gameshelf.agents.levels import level_spec
+
+    missing = [name for name in NEEDS if find_spec(name) is None]
+    if missing:
+        raise ValueError(f"master needs {missing[0]} from the {EXTRA} extra: {install_hint(EXTRA)}")
+    from .master import MasterAgent
+
+    return MasterAgent(game, seed, time_limit=level_spec(game, "hard").time_limit)
 
 
 MASTER = PackBot(
     "master",
     make_master,
     35,  # below hard in every game it plays (docs/learning.md); one rank for all of them
-    "a self-play network guiding PUCT, 1 s a move (learn extra)",
+    "a self-play network guiding PUCT, hard's time a move (learn extra)",
 )
 
 

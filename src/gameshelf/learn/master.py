@@ -16,15 +16,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from gameshelf.agents.analysis import AnalysisError, MoveAnalysis
 from gameshelf.agents.base import Agent
 from gameshelf.core.game import Game, State
 
-from .evaluator import NetEvaluator
-from .network import PolicyValueNet, load_weights
 from .puct import Node, Tree, search
 from .recipe import Recipe, recipe_for
+
+if TYPE_CHECKING:
+    from .evaluator import NetEvaluator
+    from .network import PolicyValueNet
 
 SIMULATION_CAP = 200_000
 """On the clock, a move stops here at the latest (a safety net against a runaway clock)."""
@@ -34,16 +37,23 @@ SIMULATION_CAP = 200_000
 def shipped_network(recipe: Recipe) -> PolicyValueNet:
     """The recipe's shipped network, read once per process; ``ValueError`` when the file is
     missing or does not fit the recipe."""
+    from .network import load_weights
+
     path = recipe.weights
-    if not path.is_file():
-        raise ValueError(
-            f"master needs its network {path}, which is missing: train one with "
-            f"'gameshelf learn {recipe.name} --out DIR' and copy DIR/weights.npz there"
-        )
+    _require_weights(recipe)
     net, config = load_weights(path, recipe.inputs, recipe.heads)
     if config.players != recipe.players:
         raise ValueError(f"{path} plays {config.players} seats; master needs {recipe.players}")
     return net
+
+
+def _require_weights(recipe: Recipe) -> None:
+    """``ValueError`` naming how to make the recipe's shipped network when its file is missing."""
+    if not recipe.weights.is_file():
+        raise ValueError(
+            f"master needs its network {recipe.weights}, which is missing: train one with "
+            f"'gameshelf learn {recipe.name} --out DIR' and copy DIR/weights.npz there"
+        )
 
 
 class MasterAgent(Agent):
@@ -62,11 +72,29 @@ class MasterAgent(Agent):
     ) -> None:
         super().__init__(game, seed)
         self.recipe = recipe_for(game)
-        network = shipped_network(self.recipe) if net is None else net
-        self.evaluator = NetEvaluator(network, self.recipe.codec(game), self.recipe.heads)
+        if net is None:
+            _require_weights(self.recipe)
+        self._net = net
+        self._evaluator: NetEvaluator | None = None
         self.time_limit = time_limit
         self.simulations = simulations
         self.clock = clock
+
+    @property
+    def evaluator(self) -> NetEvaluator:
+        """The network's evaluator, built at the first search rather than with the bot: the
+        arena checks every bot in its own process before forking its workers, and a process
+        that has started jax's threads can deadlock the children it forks."""
+        if self._evaluator is None:
+            from .evaluator import NetEvaluator
+
+            network = shipped_network(self.recipe) if self._net is None else self._net
+            self._evaluator = NetEvaluator(network, self.recipe.codec(self.game), self.recipe.heads)
+        return self._evaluator
+
+    @evaluator.setter
+    def evaluator(self, evaluator: NetEvaluator) -> None:
+        self._evaluator = evaluator
 
     def step(self, state: State) -> int:
         """The most visited root action after the search."""
