@@ -14,11 +14,13 @@ import pytest
 from gameshelf.agents.axiom.encoding import AxiomActionEncoding, OutsideEncoding
 from gameshelf.agents.base import make_agent
 from gameshelf.agents.catalogue import agent_catalogue
+from gameshelf.agents.levels import level_spec
 from gameshelf.cli.main import main
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
-from gameshelf.learn.axiom import DEFAULTS, RECIPE
-from gameshelf.learn.axiom.codec import AxiomCodec, wins_at_once
+from gameshelf.learn.axiom.capture import wins_at_once
+from gameshelf.learn.axiom.codec import AxiomCodec
+from gameshelf.learn.axiom.recipe import DEFAULTS, RECIPE
 from gameshelf.learn.master import MasterAgent, shipped_network
 from gameshelf.learn.network import arrays_of, init_network, load_weights
 from gameshelf.learn.puct import can_win
@@ -149,7 +151,10 @@ def test_learn_axiom_trains_saves_resumes_and_master_plays_with_it(
 def test_master_plays_axiom_with_the_shipped_network() -> None:
     game = load("axiom")
     agent = make_agent("master", game, 0)
-    assert isinstance(agent, MasterAgent) and agent.time_limit == 1.0
+    # at hard's time a move, so that the two meet at equal time
+    assert (
+        isinstance(agent, MasterAgent) and agent.time_limit == level_spec(game, "hard").time_limit
+    )
     assert agent.evaluator.net is shipped_network(RECIPE)  # read once, shared
     assert "master" in {info.name for info in agent_catalogue(game)}
     exact = MasterAgent(game, 0, simulations=24)

@@ -11,8 +11,9 @@ import pytest
 from gameshelf.core.registry import load
 from gameshelf.games.cage.geometry import CELLS, LINES
 from gameshelf.games.cage.rules import CageState
-from gameshelf.learn.cage.features import FEATURES, NUM_ACTIONS, encode, seat_tables
+from gameshelf.learn.cage.features import encode, seat_tables
 from gameshelf.learn.cage.selfplay import jax_features
+from gameshelf.learn.cage.sizes import FEATURES, NUM_ACTIONS
 from gameshelf.rl.jax.cage import CageEnv
 
 

@@ -159,3 +159,25 @@ def test_building_master_leaves_jax_unimported_until_its_first_move() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
     ).stdout.split()
     assert out == ["False", "True"]
+
+
+def test_the_packs_load_without_the_learn_extra() -> None:
+    """A plain install has no NumPy or jax: every game's pack still loads, and master is
+    refused with the install command, not a broken entry point."""
+    probe = (
+        "import sys\n"
+        "for name in ('numpy', 'jax', 'equinox', 'optax', 'mctx'):\n"
+        "    sys.modules[name] = None\n"
+        "from gameshelf.agents.catalogue import agent_catalogue, unfit_reason\n"
+        "from gameshelf.core.registry import load\n"
+        "for name in ('cage', 'axiom'):\n"
+        "    game = load(name)\n"
+        "    print(name, 'hard' in {info.name for info in agent_catalogue(game)})\n"
+        "    print(unfit_reason('master', game))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
+    ).stdout.splitlines()
+    assert out[0] == "cage True" and out[2] == "axiom True"
+    assert out[1].startswith("master needs numpy from the learn extra") or "learn extra" in out[1]
+    assert "learn extra" in out[3]

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gameshelf.learn.cage.features import FEATURES, NUM_ACTIONS
+from gameshelf.learn.cage.sizes import FEATURES, NUM_ACTIONS
 from gameshelf.learn.network import (
     NetConfig,
     arrays_of,

@@ -6,8 +6,8 @@ import jax
 import numpy as np
 
 from gameshelf.core.registry import load
-from gameshelf.learn.cage.features import FEATURES, NUM_ACTIONS
 from gameshelf.learn.cage.selfplay import GameCollector, Plies, SelfPlay
+from gameshelf.learn.cage.sizes import FEATURES, NUM_ACTIONS
 from gameshelf.learn.network import NetConfig, init_network
 from gameshelf.learn.settings import SearchConfig
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameshelf.learn.cage.features import FEATURES, NUM_ACTIONS
+from gameshelf.learn.cage.sizes import FEATURES, NUM_ACTIONS
 from gameshelf.learn.network import NetConfig, init_network
 from gameshelf.learn.samples import Samples
 from gameshelf.learn.train import Learner, ReplayBuffer, TrainConfig, loss

@@ -33,13 +33,13 @@ network itself is read at its first move)."""
 
 def make_master(game: Game, seed: int | None) -> Agent:
     """The ``master`` bot for ``game`` on ``hard``'s clock, so that the two meet at equal time."""
-    recipe_for(game)
     # imported here: this module is loaded while the bots' package itself is being imported
     from gameshelf.agents.levels import level_spec
 
     missing = [name for name in NEEDS if find_spec(name) is None]
     if missing:
         raise ValueError(f"master needs {missing[0]} from the {EXTRA} extra: {install_hint(EXTRA)}")
+    recipe_for(game)  # after the packages: a recipe may need NumPy to be read
     from .master import MasterAgent
 
     return MasterAgent(game, seed, time_limit=level_spec(game, "hard").time_limit)

@@ -5,60 +5,7 @@ the engines' largest part), so Axiom learns by batched self-play over the compil
 (:mod:`gameshelf.learn.treeplay`): many games a worker, each with its own PUCT tree, their
 leaves valued in one network call. The network reads the RL encoder's Axiom observation and
 scores a move by the three parts of its fixed id (:mod:`.codec`). The ``axiom`` entry points of
-``gameshelf.learners`` and ``gameshelf.packs`` name :data:`RECIPE` and :func:`.pack.pack`. Importing
-this module needs no third-party package beyond NumPy.
+``gameshelf.learners`` and ``gameshelf.packs`` name :data:`.recipe.RECIPE` and :func:`.pack.pack`.
+This module imports nothing: the pack is read wherever the bots are, with or without NumPy,
+which the recipe's observation sizes need.
 """
-
-from __future__ import annotations
-
-import math
-from pathlib import Path
-
-from gameshelf.agents.axiom.encoding import AxiomActionEncoding, AxiomEncoder
-
-from ..recipe import Recipe, SelfPlayer
-from ..settings import NetConfig, RunSettings, SearchConfig, TrainConfig
-from .codec import AxiomCodec, wins_at_once
-
-FIXED = AxiomActionEncoding
-HEADS = (FIXED.CELLS, FIXED.CELLS, FIXED.KINDS)
-"""A move is scored by its source cell, its target cell and its kind in the fixed encoding."""
-MAX_MOVES = 384
-"""The legal moves a sample keeps (random games reach some 360; beyond, the most visited)."""
-
-DEFAULTS = RunSettings(
-    net=NetConfig(2, 128, 2),
-    train=TrainConfig(batch_size=128, buffer_size=20_000),
-    search=SearchConfig(simulations=32, leaves=4, sampled_plies=16),
-    games_per_worker=16,
-    plies_per_call=4,
-    updates_per_call=4,
-    eval_every=1000,
-    eval_games=4,
-    eval_opponents=("greedy", "hard@0.25"),
-    eval_simulations=32,
-    checkpoint_every=100,
-)
-"""Axiom's settings: self-play here makes far fewer positions a second than the JAX Cage's, so
-fewer games a worker, fewer learner steps a call and a smaller replay buffer."""
-
-
-def _selfplay(settings: RunSettings, seed: int) -> SelfPlayer:
-    from ..treeplay import TreeSelfPlayer
-
-    return TreeSelfPlayer(RECIPE, settings, seed)
-
-
-RECIPE = Recipe(
-    game="axiom",
-    players=2,
-    inputs=sum(math.prod(shape) for _, shape in AxiomEncoder.pieces),
-    heads=HEADS,
-    max_moves=MAX_MOVES,
-    codec=AxiomCodec,
-    selfplay=_selfplay,
-    weights=Path(__file__).resolve().parents[1] / "weights" / "axiom.npz",
-    title="Axiom",
-    defaults=DEFAULTS,
-    wins_at_once=wins_at_once,
-)

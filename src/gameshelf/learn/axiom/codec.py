@@ -54,20 +54,6 @@ class AxiomCodec:
         return codes
 
 
-def wins_at_once(state: State, actions: list[int]) -> bool:
-    """Whether one of ``actions`` ends the game at once in the mover's favour by its outcome
-    (a capture): each is played in the engine, without asking whether the other side is left
-    with no move, which would cost a move generation each."""
-    axiom = _axiom(state)
-    mover = axiom.current_player()
-    for action in actions:
-        after = axiom.clone()
-        after.apply_action(action)
-        if after.outcome is not None and after.outcome[0] == mover:
-            return True
-    return False
-
-
 def _box(cells: np.ndarray, corner: np.ndarray) -> np.ndarray:
     """The fixed encoding's box cells of ``cells`` (``[N, 3]``), clamped to the box."""
     dx = np.clip(cells[:, 0] - corner[0], 0, FIXED.SPAN - 1)

@@ -16,7 +16,7 @@ from gameshelf.core.game import Game
 from ..puct import can_win
 from ..recipe import Codec, Recipe, SelfPlayer
 from ..settings import RunSettings
-from .features import FEATURES, NUM_ACTIONS
+from .sizes import FEATURES, NUM_ACTIONS
 
 
 def _codec(game: Game) -> Codec:

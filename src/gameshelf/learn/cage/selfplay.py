@@ -28,7 +28,8 @@ from gameshelf.rl.jax.cage import CageEnv, CageJaxState, cells
 from ..network import PolicyValueNet, batched, init_network, with_arrays
 from ..samples import Samples, concat_samples, empty_samples
 from ..settings import RunSettings, SearchConfig
-from .features import FEATURES, NUM_ACTIONS, SeatTables, encode, seat_tables
+from .features import SeatTables, encode, seat_tables
+from .sizes import FEATURES, NUM_ACTIONS
 
 EVERY_ACTION = np.arange(NUM_ACTIONS, dtype=np.int32)[:, None]
 """Each sample's move slots: the 55 canonical actions, one policy head."""
