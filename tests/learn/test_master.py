@@ -174,6 +174,9 @@ def test_the_packs_load_without_the_learn_extra() -> None:
         "    game = load(name)\n"
         "    print(name, 'hard' in {info.name for info in agent_catalogue(game)})\n"
         "    print(unfit_reason('master', game))\n"
+        "from gameshelf.cli.main import main\n"
+        "code = main(['games'])\n"
+        "print('games exit', code)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
@@ -181,3 +184,4 @@ def test_the_packs_load_without_the_learn_extra() -> None:
     assert out[0] == "cage True" and out[2] == "axiom True"
     assert out[1].startswith("master needs numpy from the learn extra") or "learn extra" in out[1]
     assert "learn extra" in out[3]
+    assert out[-1] == "games exit 0"  # the terminal's parser names the recipes unloaded

@@ -19,7 +19,7 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.registry import load
 from gameshelf.extras import missing_extra
 from gameshelf.learn.level import EXTRA
-from gameshelf.learn.recipe import Recipe, recipe_named, recipes
+from gameshelf.learn.recipe import Recipe, recipe_named, recipe_names
 from gameshelf.learn.settings import NetConfig, Progress, RunSettings
 
 
@@ -35,8 +35,8 @@ def add_learn_parser(subparsers: Any) -> argparse.ArgumentParser:
             "(score against the evaluation bots by step) and summary.json."
         ),
     )
-    known = ", ".join(f"{r.name} ({r.game}, {r.players} players)" for r in recipes().values())
-    parser.add_argument("game", help=f"the game to learn: {known}")
+    # named from the entry points: loading a recipe may need the learn extra's NumPy
+    parser.add_argument("game", help=f"the game to learn: {', '.join(recipe_names())}")
     parser.add_argument("--steps", type=int, default=1000, help="training steps in all")
     parser.add_argument("--workers", type=int, default=1, help="self-play workers (default 1)")
     parser.add_argument("--resume", action="store_true", help="go on from --out's checkpoint")

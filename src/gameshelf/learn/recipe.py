@@ -93,6 +93,12 @@ class Recipe:
 
 
 @cache
+def recipe_names() -> list[str]:
+    """The games with an installed recipe, read from the entry points without loading them (a
+    recipe may need NumPy, which a plain install lacks)."""
+    return sorted({point.name for point in entry_points(group=RECIPE_GROUP)})
+
+
 def recipes() -> dict[str, Recipe]:
     """Every installed recipe, by game name (loaded once)."""
     found: dict[str, Recipe] = {}
