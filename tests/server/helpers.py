@@ -44,6 +44,20 @@ def wait_until(check: Callable[[], Any], timeout: float = 15.0) -> Any:
     raise AssertionError("the condition did not come true in time")
 
 
+def wait_serving(base: str, process: subprocess.Popen[bytes]) -> None:
+    """Wait until the server at ``base`` answers its health check; fails at once if its
+    process has died (the 60 s only end a test whose server never comes up)."""
+
+    def healthy() -> bool:
+        assert process.poll() is None, f"the server process for {base} died at start"
+        try:
+            return httpx.get(f"{base}/healthz", timeout=1).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    wait_until(healthy, timeout=60)
+
+
 def free_port() -> int:
     """A TCP port free on the loopback interface now."""
     with socket.socket() as probe:
@@ -68,15 +82,12 @@ def _start(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError(f"server did not start: {log.read_text()}")
+    try:
+        wait_serving(f"http://127.0.0.1:{port}", process)
+    except AssertionError:
+        process.kill()
+        raise AssertionError(f"server did not start: {log.read_text()}") from None
+    return process
 
 
 class ServerProcess:
@@ -215,15 +226,7 @@ class Process:
         )
 
     def wait_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.popen.poll() is None, "a server process died at start"
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.2)
-        raise AssertionError("a server process did not start")
+        wait_serving(self.url, self.popen)
 
     def kill(self) -> None:
         os.kill(self.popen.pid, signal.SIGKILL)
