@@ -667,21 +667,21 @@ def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
         if data is None:
             out.append(f"| {run.title} | not measured | – | {command(run.slug)} |")
             continue
-        hard = next(row for row in data["summary"] if row["agent"] == run.judged)
+        mine = next(r for r in data["summary"] if r["agent"] == run.judged)
         if run.fair is not None:
             judged = fair_verdict(data["summary"], run.fair)
             goal, measured, met = judged.goal(), judged.measured(), judged.met
         elif run.target is not None:
-            rate = hard["wins"] / hard["games"]
+            rate = mine["wins"] / mine["games"]
             goal = f"{run.judged} wins ≥ {run.target:.0%}"
-            measured = f"{hard['wins']}/{hard['games']} ({rate:.0%})"
+            measured = f"{mine['wins']}/{mine['games']} ({rate:.0%})"
             met = rate >= run.target
         else:
             assert run.band is not None
             low, high = run.band
-            mean = hard.get("mean_score")
+            mean = mine.get("mean_score")
             goal = f"{run.judged}'s mean score in {low:g}–{high:g}"
-            measured = "no scores" if mean is None else f"mean {mean:.1f} over {hard['games']}"
+            measured = "no scores" if mean is None else f"mean {mean:.1f} over {mine['games']}"
             met = mean is not None and low <= mean <= high
         verdict = "yes" if met else "**no**"
         out.append(f"| {run.title}: {goal} | {measured} | {verdict} | {command(run.slug)} |")

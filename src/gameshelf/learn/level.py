@@ -6,10 +6,11 @@ entry point names the result. Packs are loaded wherever the bots are imported, s
 that can name a bot (the terminal, an arena worker, the server and its bot workers) knows
 ``master``, while the bots' package never imports this one.
 
-Building it checks the game against its recipe first, then imports the network code; a missing
-package or weights file refuses the bot with ``ValueError`` naming what to install (the
-catalogue then reports it unfit, and ``check_agent`` shows the line), never a traceback
-part-way through a game.
+Building it looks for the network's packages (without importing them), then checks the game
+against its recipe and that the weights file is there; the network itself is read at the first
+move. A missing package or weights file refuses the bot with ``ValueError`` naming what to
+install (the catalogue then reports it unfit, and ``check_agent`` shows the line), never a
+traceback part-way through a game.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from gameshelf.agents.base import Agent
 from gameshelf.agents.packs import GamePack, PackBot
 from gameshelf.core.game import Game
 from gameshelf.extras import install_hint
-
-from .recipe import recipe_for
 
 EXTRA = "learn"
 """The extra that brings jax, mctx, optax and equinox."""
@@ -39,7 +38,6 @@ def make_master(game: Game, seed: int | None) -> Agent:
     missing = [name for name in NEEDS if find_spec(name) is None]
     if missing:
         raise ValueError(f"master needs {missing[0]} from the {EXTRA} extra: {install_hint(EXTRA)}")
-    recipe_for(game)  # after the packages: a recipe may need NumPy to be read
     from .master import MasterAgent
 
     return MasterAgent(game, seed, time_limit=level_spec(game, "hard").time_limit)

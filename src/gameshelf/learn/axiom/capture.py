@@ -13,10 +13,9 @@ def wins_at_once(state: State, actions: list[int]) -> bool:
     with no move, which would cost a move generation each."""
     if not isinstance(state, AxiomState):
         raise TypeError(f"Axiom's win test reads an Axiom position, not {type(state).__name__}")
-    axiom = state
-    mover = axiom.current_player()
+    mover = state.current_player()
     for action in actions:
-        after = axiom.clone()
+        after = state.clone()
         after.apply_action(action)
         if after.outcome is not None and after.outcome[0] == mover:
             return True
