@@ -113,7 +113,7 @@ def test_self_play_games_are_legal_and_their_targets_match_their_results() -> No
         assert state.is_terminal()
         result = state.returns()
         # Each position's value target is the final result for the player who moved there.
-        assert list(values[start : start + len(moves)]) == [result[p] for p in movers]
+        assert list(values[start : start + len(moves), 0]) == [result[p] for p in movers]
         start += len(moves)
 
 

@@ -28,8 +28,8 @@ def test_one_position_gives_55_logits_and_a_value_in_range() -> None:
     net = init_network(NetConfig(2, 16, 2), 0, FEATURES, HEADS)
     logits, value = net(jnp.ones(FEATURES))
     assert logits.shape == (NUM_ACTIONS,)
-    assert value.shape == ()
-    assert -1.0 <= float(value) <= 1.0
+    assert value.shape == (1,)  # two seats: the mover's value alone
+    assert -1.0 <= float(value[0]) <= 1.0
 
 
 def test_a_batch_gives_a_row_per_position() -> None:
@@ -37,9 +37,17 @@ def test_a_batch_gives_a_row_per_position() -> None:
     features = jax.random.uniform(jax.random.PRNGKey(0), (7, FEATURES))
     logits, value = batched(net, features)
     assert logits.shape == (7, NUM_ACTIONS)
-    assert value.shape == (7,)
+    assert value.shape == (7, 1)
     one, _ = net(features[3])
     assert np.allclose(np.asarray(logits[3]), np.asarray(one), atol=1e-5)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_at_more_seats_the_value_head_gives_one_value_a_seat(players: int) -> None:
+    net = init_network(NetConfig(players, 16, 1), 0, FEATURES, HEADS)
+    _, value = net(jnp.ones(FEATURES))
+    assert value.shape == (players,)
+    assert np.all(np.abs(np.asarray(value)) <= 1.0)
 
 
 def test_weights_round_trip_exactly_in_float32_and_closely_in_float16(tmp_path: Path) -> None:

@@ -41,4 +41,4 @@ def test_self_play_games_are_legal_and_their_targets_match_their_results() -> No
         assert state.is_terminal()
         result = state.returns()
         # Each position's value target is the final result for the player who moved there.
-        assert list(values) == [result[ply % 2] for ply in range(len(moves))]
+        assert list(values[:, 0]) == [result[ply % 2] for ply in range(len(moves))]

@@ -23,7 +23,7 @@ def fixed_batch(size: int, seed: int = 0) -> Samples:
         policy=(policy / policy.sum(axis=1, keepdims=True)).astype(np.float32),
         mask=mask,
         moves=np.broadcast_to(np.arange(NUM_ACTIONS)[:, None], (size, NUM_ACTIONS, 1)).copy(),
-        value=rng.choice([-1.0, 0.0, 1.0], size).astype(np.float32),
+        value=rng.choice([-1.0, 0.0, 1.0], (size, 1)).astype(np.float32),
     )
 
 

@@ -24,7 +24,8 @@ from gameshelf.learn.settings import NetConfig, Progress, RunSettings
 
 
 def add_learn_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Register ``learn GAME --steps N [--workers K] [--resume] [--address A] [--out DIR]``."""
+    """Register ``learn GAME [--players P] --steps N [--workers K] [--resume] [--address A]
+    [--out DIR]``."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "learn",
         help="train the master level's network by self-play (JAX, mctx, Ray)",
@@ -37,12 +38,21 @@ def add_learn_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     # named from the entry points: loading a recipe may need the learn extra's NumPy
     parser.add_argument("game", help=f"the game to learn: {', '.join(recipe_names())}")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="the table size to learn at, for a game learned at several (default: its first)",
+    )
     parser.add_argument("--steps", type=int, default=1000, help="training steps in all")
     parser.add_argument("--workers", type=int, default=1, help="self-play workers (default 1)")
     parser.add_argument("--resume", action="store_true", help="go on from --out's checkpoint")
     parser.add_argument("--address", default=None, help="Ray cluster address (default: local)")
     parser.add_argument(
-        "--out", type=Path, default=None, help="the run's folder (default out/learn/GAME)"
+        "--out",
+        type=Path,
+        default=None,
+        help="the run's folder (default out/learn/GAME, GAME-P at P players not the default)",
     )
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -139,7 +149,7 @@ def _settings(args: argparse.Namespace, recipe: Recipe) -> RunSettings:
 
 def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int:
     """Handler of ``gameshelf learn``."""
-    recipe = recipe_named(args.game)
+    recipe = recipe_named(args.game, args.players)
     out = stream or sys.stderr
     settings = None if args.resume else _settings(args, recipe)
     if args.show_settings:
@@ -149,7 +159,7 @@ def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int
         from gameshelf.learn.loop import Run
     except ImportError as error:
         missing_extra("gameshelf learn", EXTRA, error)
-    folder = args.out or Path("out/learn") / recipe.name
+    folder = args.out or Path("out/learn") / _folder_name(recipe)
     run = Run(
         recipe.name,
         folder,
@@ -158,6 +168,7 @@ def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int
         settings=settings,
         resume=args.resume,
         address=args.address,
+        players=args.players,
     )
     bar = None if args.quiet else ProgressBar(out)
     summary = run.go(bar)
@@ -170,6 +181,13 @@ def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int
         file=out,
     )
     return 0
+
+
+def _folder_name(recipe: Recipe) -> str:
+    """The default run folder's name: the game's, and the players where they are not its
+    default table's."""
+    default = recipe_named(recipe.name)
+    return recipe.name if recipe.players == default.players else f"{recipe.name}-{recipe.players}"
 
 
 class ProgressBar:

@@ -1,9 +1,10 @@
 """Measuring a network: games in the real engine against the project's bots, and the curve.
 
-A point of the learning curve is a short match at one training step: the network behind
-``master``'s search (a fixed number of simulations, so the point does not depend on the machine's
-load) against one opponent, seats alternated. The opponent is named as the arena and the terminal
-name bots, ``NAME@SECONDS`` giving it its own time a move (``hard@0.25``).
+A point of the learning curve is a short match at one training step: the network behind ``master``'s
+search (a fixed number of simulations, so the point does not depend on the machine's load) against
+one opponent, seats alternated; at a table of three or four the opponent's bot fills every other
+seat and the network's seat goes round the table. The opponent is named as the arena and the
+terminal name bots, ``NAME@SECONDS`` giving it its own time a move (``hard@0.25``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from gameshelf.agents.base import make_agent
+from gameshelf.agents.base import Agent, make_agent
 from gameshelf.agents.levels import split_think
+from gameshelf.core.game import Game
 from gameshelf.core.registry import load
 from gameshelf.core.rng import derive_seed
 
@@ -68,31 +70,46 @@ def play_match(
     seed: int,
 ) -> CurvePoint:
     """``games`` games of ``recipe``'s game, the network (``simulations`` a move) against
-    ``opponent``, the network moving first in the even games."""
+    ``opponent`` in every other seat, the network's seat moving round the table game by game
+    (first in game 0). A game counts as the network's win when it is among the winners, a
+    loss when only others won, a draw when nobody did."""
     game = load(recipe.game)
     name, think = split_think(opponent)
     results = [0, 0, 0]  # wins, draws, losses
     for index in range(games):
-        first = index % 2 == 0
+        mine = index % recipe.players
         seed_here = derive_seed(seed, "curve", step, index)
-        master = MasterAgent(game, seed_here, net=net, simulations=simulations)
-        other = make_agent(name, game, derive_seed(seed_here, "opponent"))
-        if think is not None and hasattr(other, "time_limit"):
-            other.time_limit = think
-        seats = [master, other] if first else [other, master]
+        seats = [
+            MasterAgent(game, seed_here, net=net, simulations=simulations)
+            if seat == mine
+            else _opponent(name, think, game, derive_seed(seed_here, "opponent", seat))
+            for seat in range(recipe.players)
+        ]
         state = game.new_initial_state(seed_here)
         while not state.is_terminal():
             state.apply_action(seats[state.current_player()].step(state))
-        other.close()
-        mine = state.returns()[0 if first else 1]
-        results[0 if mine > 0 else 2 if mine < 0 else 1] += 1
+        for agent in seats:
+            agent.close()
+        returns = state.returns()
+        results[0 if returns[mine] > 0 else 2 if max(returns) > 0 else 1] += 1
     return CurvePoint(step, opponent, *results)
 
 
-def plot_curve(points: list[CurvePoint], path: Path, simulations: int, title: str) -> None:
+def _opponent(name: str, think: float | None, game: Game, seed: int) -> Agent:
+    """The bot called ``name``, on ``think`` seconds a move when given."""
+    agent = make_agent(name, game, seed)
+    if think is not None and hasattr(agent, "time_limit"):
+        agent.time_limit = think
+    return agent
+
+
+def plot_curve(
+    points: list[CurvePoint], path: Path, simulations: int, title: str, players: int = 2
+) -> None:
     """The learning curve of the game called ``title`` as a PNG: score against each opponent
-    by training step, with the implied Elo difference on the right-hand axis (the network's
-    side searching ``simulations`` simulations a move)."""
+    by training step (the network's side searching ``simulations`` simulations a move). At two
+    players the right-hand axis gives the implied Elo difference; at more, a line marks the
+    fair share of wins, one game in ``players``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -111,13 +128,13 @@ def plot_curve(points: list[CurvePoint], path: Path, simulations: int, title: st
     axis.set_xlabel("training step")
     axis.set_ylabel("score (win = 1, draw = 1/2)")
     axis.set_ylim(-0.02, 1.02)
-    axis.axhline(0.5, color="grey", linewidth=0.5)
-    axis.axhline(0.7, color="grey", linewidth=0.5, linestyle="--")
-    elo = axis.secondary_yaxis(
-        "right",
-        functions=(_elo_of_score, _score_of_elo),
-    )
-    elo.set_ylabel("Elo difference")
+    if players == 2:
+        axis.axhline(0.5, color="grey", linewidth=0.5)
+        axis.axhline(0.7, color="grey", linewidth=0.5, linestyle="--")
+        elo = axis.secondary_yaxis("right", functions=(_elo_of_score, _score_of_elo))
+        elo.set_ylabel("Elo difference")
+    else:
+        axis.axhline(1 / players, color="grey", linewidth=0.5, label=f"fair share (1/{players})")
     axis.set_title(f"{title}: the network + PUCT, {simulations} simulations a move")
     axis.legend(loc="lower right", fontsize="small")
     figure.tight_layout()

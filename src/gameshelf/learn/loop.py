@@ -39,7 +39,8 @@ from .train import Learner, ReplayBuffer
 
 class SelfPlayWorker:
     """One self-play worker: a batch of games kept going between calls (a Ray actor). It is
-    sent the game's name and finds the recipe itself, in its own process."""
+    sent the game's name and finds the recipe itself (for the settings' players), in its own
+    process."""
 
     def __init__(
         self,
@@ -48,7 +49,9 @@ class SelfPlayWorker:
         seed: int,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.player = recipe_named(game).selfplay(RunSettings.from_json(settings), seed)
+        run_settings = RunSettings.from_json(settings)
+        recipe = recipe_named(game, run_settings.net.players)
+        self.player = recipe.selfplay(run_settings, seed)
         self.clock = clock
 
     def play(self, weights: list[np.ndarray]) -> dict[str, Any]:
@@ -78,8 +81,8 @@ def _ray(address: str | None, workers: int) -> tuple[Any, bool]:
 
 
 class Run:
-    """One training run of the game called ``game`` into ``out``: fresh, or resumed from the
-    checkpoint there."""
+    """One training run of the game called ``game`` at ``players`` (``None``: the game's default
+    table) into ``out``: fresh, or resumed from the checkpoint there (at its players)."""
 
     def __init__(
         self,
@@ -91,6 +94,7 @@ class Run:
         resume: bool = False,
         address: str | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        players: int | None = None,
     ) -> None:
         if steps < 1:
             raise LearnError(f"--steps must be at least 1, not {steps}")
@@ -102,7 +106,7 @@ class Run:
             raise LearnError(
                 f"{out} holds a run already: go on with --resume, or choose another --out"
             )
-        self.recipe = recipe_named(game)
+        self.recipe = recipe_named(game, players)
         self.out, self.steps, self.workers, self.address = out, steps, workers, address
         self.clock = clock
         if resume:
@@ -112,8 +116,17 @@ class Run:
                     f"the run in {out} learns {self.record['game']}, not {self.recipe.name}"
                 )
             self.settings = RunSettings.from_json(self.record["settings"])
+            seats = self.settings.net.players
+            if players is not None and players != seats:
+                raise LearnError(f"the run in {out} learns at {seats} players, not {players}")
+            self.recipe = recipe_named(game, seats)
         else:
             self.settings = settings or self.recipe.defaults
+            if self.settings.net.players != self.recipe.players:
+                raise LearnError(
+                    f"settings for {self.settings.net.players} players cannot learn "
+                    f"{self.recipe.game}, played by {self.recipe.players}"
+                )
             self.record = {
                 "game": self.recipe.name,
                 "settings": self.settings.to_json(),
@@ -130,7 +143,9 @@ class Run:
                 f"ask for more than {steps} steps"
             )
         recipe = self.recipe
-        like = empty_samples(recipe.inputs, recipe.max_moves, len(recipe.heads))
+        like = empty_samples(
+            recipe.inputs, recipe.max_moves, len(recipe.heads), self.settings.net.values
+        )
         self.buffer = ReplayBuffer(self.settings.train.buffer_size, like)
         self.rng = np.random.default_rng(derive_seed(self.settings.seed, "batches", self.step))
         self.last_loss: float | None = None
@@ -206,7 +221,7 @@ class Run:
         self.buffer.add(result["samples"])
         self.games += result["games"]
         self.record["games"] += len(result["games"])
-        self.record["samples"] += len(result["samples"].value)
+        self.record["samples"] += len(result["samples"].features)
         self.record["plies"] += result["plies"]
         self.session_plies += result["plies"]
         self.selfplay_seconds += result["seconds"]
@@ -249,6 +264,7 @@ class Run:
                 self.out / "curve.png",
                 self.settings.eval_simulations,
                 self.recipe.title,
+                self.recipe.players,
             )
         summary = {
             "game": self.recipe.name,

@@ -23,7 +23,7 @@ from gameshelf.agents.base import Agent
 from gameshelf.core.game import Game, State
 
 from .puct import Node, Tree, search
-from .recipe import Recipe, recipe_for
+from .recipe import Recipe, learn_command, recipe_for
 
 if TYPE_CHECKING:
     from .evaluator import NetEvaluator
@@ -52,7 +52,7 @@ def _require_weights(recipe: Recipe) -> None:
     if not recipe.weights.is_file():
         raise ValueError(
             f"master needs its network {recipe.weights}, which is missing: train one with "
-            f"'gameshelf learn {recipe.name} --out DIR' and copy DIR/weights.npz there"
+            f"'{learn_command(recipe)} --out DIR' and copy DIR/weights.npz there"
         )
 
 
@@ -89,7 +89,9 @@ class MasterAgent(Agent):
             from .evaluator import NetEvaluator
 
             network = shipped_network(self.recipe) if self._net is None else self._net
-            self._evaluator = NetEvaluator(network, self.recipe.codec(self.game), self.recipe.heads)
+            self._evaluator = NetEvaluator(
+                network, self.recipe.codec(self.game), self.recipe.heads, self.recipe.players
+            )
         return self._evaluator
 
     @evaluator.setter

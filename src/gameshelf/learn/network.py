@@ -1,9 +1,10 @@
 """The policy/value network (equinox) and its weights file.
 
 A residual MLP over a game's features (its recipe's ``inputs``): one input layer, ``blocks``
-residual layers of ``hidden`` units, policy logits for each of the recipe's heads side by side
-(a move's logit is the sum of its index's logit in each head, see :func:`move_logits`) and a
-value head ``tanh``-squashed to the mover's expected result in [-1, 1]. It is small on purpose:
+residual layers of ``hidden`` units, policy logits for each of the recipe's heads side by side (a
+move's logit is the sum of its index's logit in each head, see :func:`move_logits`) and a value head
+``tanh``-squashed to expected results in [-1, 1]: the mover's alone at two seats, one per seat from
+the mover's round the table at more (:attr:`~.settings.NetConfig.values`). It is small on purpose:
 it trains on a CPU in minutes and its weights ship with the package.
 
 The weights file is a NumPy ``.npz``: the network's shape (``players``, ``hidden``, ``blocks``;
@@ -26,8 +27,8 @@ from .settings import NetConfig
 
 
 class PolicyValueNet(eqx.Module):
-    """``net(features) -> (logits[outputs], value)`` for one position; ``jax.vmap`` it for a
-    batch."""
+    """``net(features) -> (logits[outputs], values[config.values])`` for one position;
+    ``jax.vmap`` it for a batch."""
 
     stem: eqx.nn.Linear
     blocks: list[eqx.nn.Linear]
@@ -43,14 +44,14 @@ class PolicyValueNet(eqx.Module):
         ]
         self.norms = [eqx.nn.LayerNorm(config.hidden) for _ in range(config.blocks)]
         self.policy = eqx.nn.Linear(config.hidden, outputs, key=keys[-2])
-        self.value = eqx.nn.Linear(config.hidden, 1, key=keys[-1])
+        self.value = eqx.nn.Linear(config.hidden, config.values, key=keys[-1])
 
     def __call__(self, features: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """The policy heads' logits and the mover's value for one feature vector."""
+        """The policy heads' logits and the values (the mover's first) of one feature vector."""
         h = jax.nn.relu(self.stem(features))
         for layer, norm in zip(self.blocks, self.norms, strict=True):
             h = h + jax.nn.relu(layer(norm(h)))
-        return self.policy(h), jnp.tanh(self.value(h)[0])
+        return self.policy(h), jnp.tanh(self.value(h))
 
 
 def init_network(
@@ -61,7 +62,7 @@ def init_network(
 
 
 def batched(net: PolicyValueNet, features: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """``(logits[B, outputs], value[B])`` for ``features[B, inputs]``."""
+    """``(logits[B, outputs], values[B, config.values])`` for ``features[B, inputs]``."""
     logits, value = jax.vmap(net)(features)
     return logits, value
 

@@ -1,14 +1,15 @@
 """AlphaZero's search tree over the real engine, for ``master`` and for batched self-play.
 
 Each simulation walks down by ``Q + c * P * sqrt(N) / (1 + n)`` to a position not yet in the
-tree, which the network then values (priors over its legal moves, the mover's value; a finished
-game is scored by its result instead), and backs the value up, negated for the other seat (two
-players, zero-sum). The network is asked from outside the tree: :meth:`Tree.descend` returns the
-leaf to evaluate and :meth:`Tree.finish` takes its priors and value, so a caller may gather the
-leaves of many descents (of one tree or of many) into one network call. A descent marks its path
-with a *virtual loss* until its leaf is valued, so the next descent of the same tree is steered
-elsewhere; one that reaches a leaf still waiting for its value gives up (:meth:`Tree.descend`
-returns ``None``).
+tree, which the network then values (priors over its legal moves and one value per seat; a
+finished game is scored by its result instead), and backs the values up: each position counts
+the value of the seat that chooses there (max-n), so the same tree serves two seats (where one's
+value is the other's negation) and three or four. The network is asked from outside the tree:
+:meth:`Tree.descend` returns the leaf to evaluate and :meth:`Tree.finish` takes its priors and
+values, so a caller may gather the leaves of many descents (of one tree or of many) into one
+network call. A descent marks its path with a *virtual loss* until its leaf is valued, so the
+next descent of the same tree is steered elsewhere; one that reaches a leaf still waiting for
+its value gives up (:meth:`Tree.descend` returns ``None``).
 
 Every move the tree considers is legal by construction, and draws (repetition, ply cap) are the
 engine's. Nothing here imports a third-party package.
@@ -26,18 +27,19 @@ EXPLORATION = 1.5
 VIRTUAL_LOSS = 1.0
 """What a pending descent counts as for each move on its path: a lost visit."""
 
-Evaluate = Callable[[list[State], list[list[int]]], list[tuple[list[float], float]]]
-"""A batch of positions and their legal actions to each one's priors and mover's value."""
+Evaluate = Callable[[list[State], list[list[int]]], list[tuple[list[float], list[float]]]]
+"""A batch of positions and their legal actions to each one's priors and seat values (the
+mover's first, then round the table)."""
 WinsAtOnce = Callable[[State, list[int]], bool] | None
 """Whether the mover can win with one of the actions (``None``: never asked)."""
 
 
 class Node:
     """A position in the tree: its legal actions, their priors and their visit statistics
-    (values from the point of view of ``mover``, who chooses here)."""
+    (``wins`` sums values to ``mover``, who chooses here)."""
 
     __slots__ = (
-        "actions", "children", "expanded", "mover", "priors", "result", "total", "value",
+        "actions", "children", "expanded", "mover", "priors", "result", "total", "values",
         "visits", "wins", "won",
     )  # fmt: skip
 
@@ -46,7 +48,7 @@ class Node:
         self.result: list[float] | None = state.returns() if state.is_terminal() else None
         self.actions: list[int] = [] if self.result is not None else state.legal_actions()
         self.priors: list[float] = []
-        self.value = 0.0
+        self.values: list[float] = self.result or []
         self.won = (
             wins_at_once is not None and self.result is None and wins_at_once(state, self.actions)
         )
@@ -56,11 +58,15 @@ class Node:
         self.wins = [0.0] * len(self.actions)
         self.total = 0
 
-    def expand(self, priors: list[float], value: float) -> None:
-        """Take the network's priors of the actions and value of the position."""
+    def expand(self, priors: list[float], values: list[float]) -> None:
+        """Take the network's priors of the actions and values of the position (one a seat,
+        the mover's first and then round the table)."""
         self.priors = priors
-        # A mover with a winning move has won: the search need not find the move to know.
-        self.value = 1.0 if self.won else value
+        seats = len(values)
+        if self.won:
+            # A mover with a winning move has won: the search need not find the move to know.
+            values = [1.0] + [-1.0] * (seats - 1)
+        self.values = [values[(seat - self.mover) % seats] for seat in range(seats)]
         self.expanded = True
 
     def select(self) -> int:
@@ -77,10 +83,8 @@ class Node:
 
     def value_for(self, player: int) -> float:
         """This position's worth to ``player``: the result if the game is over, else the
-        network's value (two seats, zero-sum: the other seat's is its negation)."""
-        if self.result is not None:
-            return self.result[player]
-        return self.value if player == self.mover else -self.value
+        network's value."""
+        return self.values[player]
 
     def ranked(self) -> list[int]:
         """The indices of the actions, most visited first (ties: the higher prior)."""
@@ -127,8 +131,8 @@ class Tree:
         return path, node, state
 
     def finish(self, path: Path, leaf: Node) -> None:
-        """Back ``leaf``'s value (expanded) up ``path``, turning its virtual losses into
-        real visits."""
+        """Back ``leaf``'s values (expanded) up ``path``, each position taking its mover's,
+        turning its virtual losses into real visits."""
         for parent, i in path:
             parent.wins[i] += VIRTUAL_LOSS + leaf.value_for(parent.mover)
 
@@ -173,11 +177,11 @@ def search(tree: Tree, evaluate: Evaluate, budget: int, stop: Callable[[int], bo
         if found is None or found[1].expanded:
             continue
         path, leaf, state = found
-        [(priors, value)] = evaluate([state], [leaf.actions])
-        leaf.expand(priors, value)
+        [(priors, values)] = evaluate([state], [leaf.actions])
+        leaf.expand(priors, values)
         tree.finish(path, leaf)
 
 
 def _evaluate_root(tree: Tree, evaluate: Evaluate) -> None:
-    [(priors, value)] = evaluate([tree.state], [tree.root.actions])
-    tree.root.expand(priors, value)
+    [(priors, values)] = evaluate([tree.state], [tree.root.actions])
+    tree.root.expand(priors, values)

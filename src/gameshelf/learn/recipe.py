@@ -7,7 +7,9 @@ self-play workers play (:class:`SelfPlayer`), its default settings and its shipp
 
 Recipes are found through the ``gameshelf.learners`` entry-point group, one entry point per
 game, named after the game and pointing at a :class:`Recipe` (or a function returning one), the
-way the games and the packs are registered. Each game's recipe lives in its own learning pack
+way the games and the packs are registered. A game played by two to four has one network per
+table size: the entry point's recipe is the default table and lists the others as its
+``variants``. Each game's recipe lives in its own learning pack
 (``learn/<game>/``), the one place that may name the game. Nothing here imports a third-party
 package, so the command line and the bots' registration read recipes without jax.
 """
@@ -66,7 +68,7 @@ class Recipe:
     learning curve. ``wins_at_once(state, actions)``, when given, tells a search that the mover
     can win with one of ``actions``: such a position is valued as won without being searched
     (:func:`gameshelf.learn.puct.can_win` tries each move in the engine; a game may know a
-    cheaper test).
+    cheaper test). ``variants`` are the same game's recipes for other numbers of players.
     """
 
     game: str
@@ -80,16 +82,26 @@ class Recipe:
     title: str
     defaults: RunSettings = field(default_factory=RunSettings)
     wins_at_once: Callable[[State, list[int]], bool] | None = None
+    variants: tuple[Recipe, ...] = ()
 
     @property
     def name(self) -> str:
         """The game's registered name (the entry point's)."""
         return self.game.partition("(")[0]
 
-    def check_game(self, game: Game) -> None:
-        """``ValueError`` unless ``game`` is one this recipe's network was trained for."""
-        if game.spec.name != self.name or game.spec.num_players != self.players:
-            raise ValueError(f"master plays {self.game} only, not {game.game_string}")
+    @property
+    def tables(self) -> tuple[Recipe, ...]:
+        """This recipe and its variants: every table size the game is learned at."""
+        return (self, *self.variants)
+
+    def for_players(self, players: int | None) -> Recipe:
+        """The recipe of the table of ``players`` (``None``: this, the default one);
+        :class:`LearnError` naming the table sizes there are."""
+        for recipe in self.tables:
+            if players is None or recipe.players == players:
+                return recipe
+        sizes = ", ".join(str(r.players) for r in self.tables)
+        raise LearnError(f"{self.name} is learned at {sizes} players, not {players}")
 
 
 @cache
@@ -113,20 +125,30 @@ def recipes() -> dict[str, Recipe]:
     return found
 
 
-def recipe_named(name: str) -> Recipe:
-    """The recipe of the game called ``name``; :class:`LearnError` listing those there are."""
+def recipe_named(name: str, players: int | None = None) -> Recipe:
+    """The recipe of the game called ``name`` at ``players`` (``None``: its default table);
+    :class:`LearnError` listing the games, or the table sizes, there are."""
     known = recipes()
     if name not in known:
         raise LearnError(f"learn knows {', '.join(sorted(known))}, not {name!r}")
-    return known[name]
+    return known[name].for_players(players)
+
+
+def learn_command(recipe: Recipe) -> str:
+    """The command that trains ``recipe``'s network (naming its players where its table is not
+    the game's default one)."""
+    default = recipes().get(recipe.name)
+    if default is None or default.players == recipe.players:
+        return f"gameshelf learn {recipe.name}"
+    return f"gameshelf learn {recipe.name} --players {recipe.players}"
 
 
 def recipe_for(game: Game) -> Recipe:
     """The recipe ``master`` plays ``game`` with; ``ValueError`` when there is none or its
     network was trained for other players or options."""
-    recipe = recipes().get(game.spec.name)
-    if recipe is None:
-        known = ", ".join(r.game for r in recipes().values())
-        raise ValueError(f"master plays {known} only, not {game.game_string}")
-    recipe.check_game(game)
-    return recipe
+    every = [table for recipe in recipes().values() for table in recipe.tables]
+    for recipe in every:
+        if recipe.name == game.spec.name and recipe.players == game.spec.num_players:
+            return recipe
+    known = ", ".join(r.game for r in every)
+    raise ValueError(f"master plays {known} only, not {game.game_string}")

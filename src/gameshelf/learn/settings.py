@@ -26,6 +26,13 @@ class NetConfig:
     hidden: int = 128
     blocks: int = 3
 
+    @property
+    def values(self) -> int:
+        """The value head's outputs: the mover's value alone at two seats (the other seat's is
+        its negation), else one value per seat, the mover's first and then round the table
+        (at three or four seats one player's loss is not the others' shared win)."""
+        return 1 if self.players == 2 else self.players
+
 
 @dataclass(frozen=True)
 class SearchConfig:

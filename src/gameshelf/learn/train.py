@@ -1,8 +1,8 @@
 """The learner: the loss, one optax update, and a replay buffer of recent self-play samples.
 
-The loss is AlphaZero's: cross-entropy between the network's policy (over the legal moves only)
-and the search's policy, plus the squared error between the value and the
-game's result for the mover. Weight decay comes from ``optax.adamw``.
+The loss is AlphaZero's: cross-entropy between the network's policy (over the legal moves only) and
+the search's policy, plus the squared error between the values and the game's results (the mover's,
+and at more than two seats every seat's). Weight decay comes from ``optax.adamw``.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class ReplayBuffer:
 
     def add(self, samples: Samples) -> None:
         """Store ``samples``, overwriting the oldest once full."""
-        count = len(samples.value)
+        count = len(samples.features)
         rows = (self._next + np.arange(count)) % self.capacity
         for store, new in zip(self._data, samples, strict=True):
             store[rows] = new

@@ -9,7 +9,8 @@ valued in one batched network call (:class:`~.evaluator.NetEvaluator`). At each 
 noise is mixed into the priors (AlphaZero's exploration); the move is drawn in proportion to the
 visits for the first ``sampled_plies`` plies of a game and is the most visited one after that.
 The chosen move's subtree is kept for the next move. A finished game gives its samples (features,
-the visit shares over the legal moves, the result for the mover) and is replaced at once.
+the visit shares over the legal moves, the result from the mover's seat round the table) and is
+replaced at once. The trees back up one value per seat, so the games may have two seats or more.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .evaluator import NetEvaluator
 from .network import init_network, with_arrays
 from .puct import Node, Path, Tree
 from .recipe import Recipe
-from .samples import Samples, concat_samples, empty_samples
+from .samples import Samples, concat_samples, empty_samples, value_target
 from .settings import RunSettings
 
 NOISE_SHARE = 0.25
@@ -56,9 +57,10 @@ class TreeSelfPlayer:
         self.game = load(recipe.game)
         self.codec = recipe.codec(self.game)
         self.skeleton = init_network(settings.net, 0, recipe.inputs, recipe.heads)
+        self.values = settings.net.values
         self.rng = np.random.default_rng(seed)
         self.slots = [self._fresh() for _ in range(settings.games_per_worker)]
-        self.empty = empty_samples(recipe.inputs, recipe.max_moves, len(recipe.heads))
+        self.empty = empty_samples(recipe.inputs, recipe.max_moves, len(recipe.heads), self.values)
 
     def _fresh(self) -> Slot:
         state = self.game.new_initial_state(int(self.rng.integers(2**31)))
@@ -67,7 +69,7 @@ class TreeSelfPlayer:
     def play(self, weights: list[np.ndarray]) -> tuple[Samples, list[list[int]], int]:
         """Play ``plies_per_call`` moves in every game with the network of ``weights``."""
         net = with_arrays(self.skeleton, weights, "weights from the learner")
-        evaluator = NetEvaluator(net, self.codec, self.recipe.heads)
+        evaluator = NetEvaluator(net, self.codec, self.recipe.heads, self.recipe.players)
         parts: list[Samples] = []
         games: list[list[int]] = []
         for _ in range(self.plies):
@@ -86,8 +88,8 @@ class TreeSelfPlayer:
         if fresh:
             states = [slot.tree.state for slot in fresh]
             valued = evaluator(states, [slot.tree.root.actions for slot in fresh])
-            for slot, (priors, value) in zip(fresh, valued, strict=True):
-                slot.tree.root.expand(priors, value)
+            for slot, (priors, values) in zip(fresh, valued, strict=True):
+                slot.tree.root.expand(priors, values)
         for slot in self.slots:
             if not slot.noised:
                 self._add_noise(slot.tree.root)
@@ -107,8 +109,8 @@ class TreeSelfPlayer:
             if not pending:
                 return
             valued = evaluator([p[3] for p in pending], [p[2].actions for p in pending])
-            for (tree, path, leaf, _), (priors, value) in zip(pending, valued, strict=True):
-                leaf.expand(priors, value)
+            for (tree, path, leaf, _), (priors, values) in zip(pending, valued, strict=True):
+                leaf.expand(priors, values)
                 tree.finish(path, leaf)
 
     def _add_noise(self, root: Node) -> None:
@@ -146,7 +148,7 @@ class TreeSelfPlayer:
             policy=np.where(mask, policy, 0.0).astype(np.float32),
             mask=mask,
             moves=codes,
-            value=np.asarray([returns[p] for p in slot.movers], np.float32),
+            value=np.stack([value_target(returns, p, self.values) for p in slot.movers]),
         )
 
     def _record(

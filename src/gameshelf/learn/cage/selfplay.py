@@ -91,8 +91,9 @@ class SelfPlay:
 
     # --- inside jit -----------------------------------------------------------------------
     def _evaluate(self, net: PolicyValueNet, states: CageJaxState) -> tuple[jax.Array, jax.Array]:
-        logits, value = batched(net, jax_features(self.env, self.tables, states))
+        logits, values = batched(net, jax_features(self.env, self.tables, states))
         real = _real_logits(self.tables, logits, states.current_player)
+        value = values[:, 0]  # two seats: the mover's value alone
         # A mover with a winning move has won: the search need not find the move to know.
         value = jnp.where(self._can_win(states), 1.0, value)
         return _masked(real, states.legal_action_mask), value
@@ -213,7 +214,7 @@ class GameCollector:
             policy=np.stack([p.policy[t, slot] for p, t in rows]),
             mask=np.stack([p.mask[t, slot] for p, t in rows]),
             moves=np.broadcast_to(EVERY_ACTION, (len(rows), *EVERY_ACTION.shape)).copy(),
-            value=rewards[player].astype(np.float32),
+            value=rewards[player].astype(np.float32)[:, None],
         )
         return samples, [int(p.action[t, slot]) for p, t in rows]
 
@@ -224,7 +225,7 @@ class GameCollector:
             del self._chunks[index]
 
 
-EMPTY = empty_samples(FEATURES, NUM_ACTIONS, 1)
+EMPTY = empty_samples(FEATURES, NUM_ACTIONS, 1, 1)
 
 
 class CageSelfPlayer:
