@@ -36,6 +36,9 @@ PAGE = ROOT / "docs" / "strength.md"
 RATINGS = ROOT / "src" / "gameshelf" / "server" / "bot_ratings.json"
 COMMAND = ".venv/bin/python -m tools.strength"
 """How this tool is run (the page names it, with ``--only``, for each section)."""
+NOT_MEASURED = "not measured yet"
+"""What the page shows for a run without numbers: no cache, or one made for another
+configuration of the run."""
 RATED_RUNS: dict[str, tuple[str, ...]] = {
     "cage-2p-greedy": ("cage-2p-random",),
     "cage-3p": ("cage-3p-others",),
@@ -62,9 +65,8 @@ MCTS_MULTIPLE = 5
 CALIBRATION_POSITIONS = ((1, 0), (2, 6), (3, 14))
 """(seed, plies) of the positions MCTSBot's simulations a move are counted on."""
 FAIR_MULTIPLE = 1.5
-"""How many fair shares of the decided games hard must win at a table of three or more."""
-STRONG_SEAT = "hard"
-"""The bot the multi-player targets judge: ``master`` plays two-player games only for now."""
+"""How many fair shares of the decided games a run's judged bot must win at a table of three or
+more."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,9 @@ class Run:
     has one.
 
     ``target``: the share of its games ``judged`` must win; ``fair``: at a table of three or more
-    (every agent seated at one table), the fair shares of the decided games ``hard`` must win,
-    its rating and mean place being the table's best as well (:func:`fair_verdict`);
+    (every agent seated at one table, ``judged`` once), the fair shares of the decided games
+    ``judged`` must win, its rating and mean place being the table's best as well
+    (:func:`fair_verdict`);
     ``band``: the range its mean score must fall in (solo AXIA); ``seating``: how a table of
     three or more is seated (``all`` turn orders, or the listed one rotated: the AXIA
     multi-player runs, measured so before the arena went through every order and not yet
@@ -249,6 +252,55 @@ RUNS: tuple[Run, ...] = (
         f"Cage, 2 players: master vs OpenSpiel MCTSBot given {MCTS_MULTIPLE}x the simulations "
         "it makes in master's time",
         target=0.90,
+        judged="master",
+    ),
+    Run(
+        "cage-3p-master",
+        "cage(players=3)",
+        ("master", "openspiel-mcts", "greedy"),
+        24,
+        "Cage, 3 players: master, OpenSpiel MCTSBot and greedy at one table, every seating",
+        fair=FAIR_MULTIPLE,
+        note="The mixed table of hard's three-player run above with `master` in hard's seat, "
+        "judged by the same target.",
+        judged="master",
+    ),
+    Run(
+        "cage-4p-master",
+        "cage(players=4)",
+        ("master", "openspiel-mcts", "medium", "greedy"),
+        # One game per turn order and seat, half of hard's four-player run: each game of four
+        # players thinking a second a move takes about a minute on this 2-core machine.
+        24,
+        "Cage, 4 players: master, OpenSpiel MCTSBot, medium and greedy, every seating",
+        fair=FAIR_MULTIPLE,
+        note="The mixed table of hard's four-player run above with `master` in hard's seat, "
+        "one game per seating instead of two, judged by the same target.",
+        judged="master",
+    ),
+    Run(
+        "cage-3p-master-strong",
+        "cage(players=3)",
+        ("master", "hard", "openspiel-mcts"),
+        24,
+        "Cage, 3 players, strong players only: master, hard and OpenSpiel MCTSBot, every seating",
+        fair=FAIR_MULTIPLE,
+        note="No careless seat: `master` against hard and OpenSpiel's MCTSBot, all three on "
+        "hard's time a move, and it sits once, so the mixed tables' target applies. "
+        "Draws (the D column) leave the win share to the decided games.",
+        judged="master",
+    ),
+    Run(
+        "cage-4p-master-strong",
+        "cage(players=4)",
+        ("master", "hard", "openspiel-mcts", "openspiel-mcts-2"),
+        24,
+        "Cage, 4 players, strong players only: master, hard and two OpenSpiel MCTSBots, "
+        "every seating",
+        fair=FAIR_MULTIPLE,
+        note="No careless seat, and `master` sits once (`openspiel-mcts-2` is a second copy of "
+        "MCTSBot), so the target applies here, unlike at hard's four-player table of strong "
+        "players. Draws (the D column) leave the win share to the decided games.",
         judged="master",
     ),
     Run(
@@ -551,7 +603,7 @@ def render(arenas: list[tuple[Run, Any]], timing: Any, ladder_data: Any) -> str:
         out.append(f"## {run.title}")
         out.append("")
         if data is None:
-            out += ["(not measured in this run)", ""]
+            out += [f"{NOT_MEASURED.capitalize()}: {command(run.slug)} measures it.", ""]
             continue
         out.append(
             f"`{data['game']}`, {data['games']} games, {data['wall_seconds']:.0f} s wall. "
@@ -610,14 +662,14 @@ def _fair_rule() -> list[str]:
         "finish equal (D counts the others, the same for every seat of a table); a *fair share*",
         "is 1/players of the decided games, what one seat wins on average when the seats",
         "decide; a *win share* is a bot's wins over the decided games (a win shared by several",
-        "seats counts for each). Over every seating of a table, the target is:",
-        f"{STRONG_SEAT}'s rating (mu) and mean place are the table's best, and its win share",
-        f"is at least {FAIR_MULTIPLE:g}× a fair share.",
-        "Mixed tables seat hard with OpenSpiel's MCTSBot at equal time, medium and greedy;",
-        "tables of strong players only (every seat hard or MCTSBot, a second copy of a bot",
-        "under its name with `-2`) show hard where no seat gives games away. `master`, the",
-        "self-play level (`src/gameshelf/learn/`), plays two-player games only for now, so",
-        "hard holds the strong seat at these tables.",
+        "seats counts for each). Over every seating of a table, the target is: the judged",
+        "bot's rating (mu) and mean place are the table's best, and its win share is at least",
+        f"{FAIR_MULTIPLE:g}× a fair share. Each table judges one bot, named in its target row:",
+        "hard, or `master` (the self-play level, `src/gameshelf/learn/`), which plays the",
+        "Cage at three and four players as well as at two. Mixed tables seat the judged bot",
+        "with OpenSpiel's MCTSBot at equal time, medium and greedy; tables of strong players",
+        "only (every seat hard, master or MCTSBot, a second copy of a bot under its name with",
+        "`-2`) show it where no seat gives games away.",
         "",
     ]
 
@@ -665,11 +717,11 @@ def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
         if run.target is None and run.fair is None and run.band is None:
             continue
         if data is None:
-            out.append(f"| {run.title} | not measured | – | {command(run.slug)} |")
+            out.append(f"| {run.title} | {NOT_MEASURED} | – | {command(run.slug)} |")
             continue
         mine = next(r for r in data["summary"] if r["agent"] == run.judged)
         if run.fair is not None:
-            judged = fair_verdict(data["summary"], run.fair)
+            judged = fair_verdict(data["summary"], run.fair, run.judged)
             goal, measured, met = judged.goal(), judged.measured(), judged.met
         elif run.target is not None:
             rate = mine["wins"] / mine["games"]
@@ -704,8 +756,10 @@ def _targets(arenas: list[tuple[Run, Any]], timing: Any = None) -> list[str]:
 
 @dataclass(frozen=True)
 class FairVerdict:
-    """The multi-player target judged on one table's summary rows (see :func:`fair_verdict`)."""
+    """The multi-player target judged on one table's summary rows (see :func:`fair_verdict`);
+    ``judged`` names the bot it judges."""
 
+    judged: str
     multiple: float
     players: int
     wins: int
@@ -730,7 +784,7 @@ class FairVerdict:
     def goal(self) -> str:
         """The target as the page states it."""
         return (
-            f"{STRONG_SEAT}'s rating and mean place the table's best, and it wins "
+            f"{self.judged}'s rating and mean place the table's best, and it wins "
             f"≥ {self.multiple:g}× a fair share of the decided games (≥ {self.needed:.1%})"
         )
 
@@ -744,8 +798,8 @@ class FairVerdict:
         )
 
 
-def fair_verdict(summary: list[dict[str, Any]], multiple: float) -> FairVerdict:
-    """Judge :data:`STRONG_SEAT` on a table's summary rows (one row per agent, every agent
+def fair_verdict(summary: list[dict[str, Any]], multiple: float, judged: str) -> FairVerdict:
+    """Judge the bot ``judged`` on a table's summary rows (one row per agent, every agent
     seated in every game, every seating played).
 
     A game is decided when its seats did not all finish equal; the rows' ``draws`` count the
@@ -754,12 +808,13 @@ def fair_verdict(summary: list[dict[str, Any]], multiple: float) -> FairVerdict:
     ``wins`` are the arena's, a win shared by several seats counting for each of them.
     """
     rows = {row["agent"]: row for row in summary}
-    if STRONG_SEAT not in rows or len(rows) < 3:
+    if judged not in rows or len(rows) < 3:
         raise ValueError(
-            f"a fair target needs {STRONG_SEAT} at a table of three or more, got {sorted(rows)}"
+            f"a fair target needs {judged} at a table of three or more, got {sorted(rows)}"
         )
-    mine = rows.pop(STRONG_SEAT)
+    mine = rows.pop(judged)
     return FairVerdict(
+        judged=judged,
         multiple=multiple,
         players=len(rows) + 1,
         wins=mine["wins"],
@@ -835,10 +890,12 @@ def keep_unmeasured(
         missing.append("Solver ladder")
     for title in missing:
         new_block = _blocks(page).get(title)
-        if new_block is not None and title in old_blocks:
-            kept = old_blocks[title].rstrip("\n")
-            if title in runs and "\n|" in kept:
-                kept = _renoted(kept, runs[title])
+        kept = old_blocks.get(title, "").rstrip("\n")
+        if title in runs:
+            # Only numbers are worth keeping: an old run section without a table said no
+            # more than this page's own line for it does.
+            kept = _renoted(kept, runs[title]) if "\n|" in kept else ""
+        if new_block is not None and kept:
             page = page.replace(new_block.rstrip("\n"), kept, 1)
         row = next((line for line in old_rows if line.startswith(f"| {title}: ")), None)
         stub = next((line for line in page.splitlines() if line.startswith(f"| {title} | ")), None)

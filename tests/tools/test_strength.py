@@ -90,7 +90,22 @@ def test_a_stale_cache_is_not_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_missing_sections_are_marked() -> None:
     runs = {run.slug: run for run in strength.RUNS}
     page = strength.render([(runs["axia-solo"], None)], None, None)
-    assert "(not measured in this run)" in page
+    again = "`.venv/bin/python -m tools.strength --only axia-solo`"
+    assert f"Not measured yet: {again} measures it." in page
+    assert f"| {runs['axia-solo'].title} | not measured yet | – | {again} |" in page
+
+
+def test_a_run_never_measured_keeps_its_own_line_in_place_of_an_older_ones() -> None:
+    """Rebuilding with ``--only`` keeps an old section's numbers, never an old page's line for a
+    run it had no numbers for either."""
+    run = next(run for run in strength.RUNS if run.slug == "cage-3p-master")
+    arenas: list[tuple[strength.Run, Any]] = [(run, None)]
+    old_page = strength.render(arenas, None, None).replace("Not measured yet", "Not run")
+    page = strength.keep_unmeasured(
+        strength.render(arenas, None, None), old_page, arenas, None, None
+    )
+    block = strength._blocks(page)[run.title]
+    assert "Not run" not in block and "Not measured yet" in block
 
 
 def rated(*rows: tuple[str, float, float]) -> dict[str, Any]:
@@ -222,7 +237,9 @@ def test_rerunning_one_section_keeps_every_other_section_of_the_page() -> None:
     wins = next(wins for wins in (50, 51) if f"| {wins}/60 (" not in old)
     arenas[0] = (arenas[0][0], {**fake(wins, 60), "table": "| agent | (new) |"})
     page = strength.keep_unmeasured(strength.render(arenas, None, None), old, arenas, None, None)
-    assert "(not measured in this run)" not in page and "not measured |" not in page
+    # Only the runs the shipped page has no numbers for either say so.
+    unmeasured = [line for line in page.splitlines() if "ot measured yet" in line]
+    assert unmeasured == [line for line in old.splitlines() if "ot measured yet" in line]
     assert "| agent | (new) |" in page
     assert f"| {arenas[0][0].title}: hard wins ≥ 80% | {wins}/60 ({wins / 60:.0%}) | yes |" in page
     old_blocks, new_blocks = strength._blocks(old), strength._blocks(page)
@@ -299,12 +316,12 @@ def test_a_fair_target_is_met_by_the_best_rating_place_and_enough_decided_wins()
         seat("hard", 10, 4, 31.0, 1.6),
         seat("openspiel-mcts", 6, 4, 24.0, 1.9),
     ]
-    verdict = strength.fair_verdict(rows, 1.5)
+    verdict = strength.fair_verdict(rows, 1.5, "hard")
     assert (verdict.players, verdict.decided, verdict.wins) == (3, 20, 10)
     assert verdict.needed == pytest.approx(0.5)
     assert verdict.met
     one_short = [seat("hard", 9, 4, 31.0, 1.6), *rows[::2]]
-    assert not strength.fair_verdict(one_short, 1.5).met
+    assert not strength.fair_verdict(one_short, 1.5, "hard").met
 
 
 def test_a_fair_target_fails_on_a_better_rated_or_placed_rival_whatever_the_wins() -> None:
@@ -316,24 +333,74 @@ def test_a_fair_target_fails_on_a_better_rated_or_placed_rival_whatever_the_wins
         seat("medium", 6, 19, 23.51, 1.48, 48),
         seat("greedy", 0, 19, 20.34, 1.60, 48),
     ]
-    rated_below = strength.fair_verdict(rows, 1.5)
+    rated_below = strength.fair_verdict(rows, 1.5, "hard")
     assert rated_below.wins >= rated_below.needed * rated_below.decided
     assert not rated_below.met
     rows[0] = seat("openspiel-mcts", 9, 19, 27.0, 1.31, 48)  # rated below, placed equal
-    assert not strength.fair_verdict(rows, 1.5).met
+    assert not strength.fair_verdict(rows, 1.5, "hard").met
     rows[0] = seat("openspiel-mcts", 9, 19, 27.0, 1.32, 48)
-    assert strength.fair_verdict(rows, 1.5).met
+    assert strength.fair_verdict(rows, 1.5, "hard").met
     all_drawn = [seat(row["agent"], 0, 48, row["rating_mu"], 1.0, 48) for row in rows]
-    assert not strength.fair_verdict(all_drawn, 1.5).met
+    assert not strength.fair_verdict(all_drawn, 1.5, "hard").met
 
 
-def test_a_fair_target_needs_hard_at_a_table_of_three_or_more() -> None:
+def test_a_fair_target_needs_its_judged_bot_at_a_table_of_three_or_more() -> None:
     with pytest.raises(ValueError, match="hard at a table of three or more"):
-        strength.fair_verdict([seat("hard", 5, 0, 30.0, 1.2), seat("greedy", 1, 0, 20.0, 1.8)], 1.5)
-    with pytest.raises(ValueError, match=r"\['greedy', 'medium', 'random'\]"):
         strength.fair_verdict(
-            [seat(name, 1, 0, 20.0, 1.8) for name in ("greedy", "medium", "random")], 1.5
+            [seat("hard", 5, 0, 30.0, 1.2), seat("greedy", 1, 0, 20.0, 1.8)], 1.5, "hard"
         )
+    with pytest.raises(ValueError, match=r"master at .* got \['greedy', 'hard', 'random'\]"):
+        strength.fair_verdict(
+            [seat(name, 1, 0, 20.0, 1.8) for name in ("greedy", "hard", "random")], 1.5, "master"
+        )
+
+
+def master_at_three(master_wins: int) -> list[dict[str, Any]]:
+    """A three-player table of master, MCTSBot and greedy: 18 decided games, master rated and
+    placed best, hard's name nowhere (a fair share is 6, 1.5 of them 9)."""
+    return [
+        seat("openspiel-mcts", 15 - master_wins, 6, 26.0, 1.9),
+        seat("master", master_wins, 6, 32.0, 1.5),
+        seat("greedy", 3, 6, 19.0, 2.3),
+    ]
+
+
+def test_a_fair_target_judges_master_at_a_three_player_table() -> None:
+    verdict = strength.fair_verdict(master_at_three(9), 1.5, "master")
+    assert (verdict.judged, verdict.players, verdict.decided, verdict.wins) == ("master", 3, 18, 9)
+    assert (verdict.rating, verdict.best_other_rating) == (32.0, 26.0)
+    assert (verdict.place, verdict.best_other_place) == (1.5, 1.9)
+    assert verdict.met
+    assert not strength.fair_verdict(master_at_three(8), 1.5, "master").met
+
+
+def test_a_fair_target_on_master_fails_on_a_better_rated_rival() -> None:
+    rows = master_at_three(12)
+    rows[0] = seat("openspiel-mcts", 3, 6, 33.0, 1.9)
+    verdict = strength.fair_verdict(rows, 1.5, "master")
+    assert verdict.wins >= verdict.needed * verdict.decided  # enough wins, still not met
+    assert not verdict.met
+
+
+def test_a_master_tables_target_row_names_master() -> None:
+    runs = {run.slug: run for run in strength.RUNS}
+    table = runs["cage-3p-master"]
+    assert table.judged == "master" and table.fair == strength.FAIR_MULTIPLE
+    goal = strength.fair_verdict(master_at_three(9), 1.5, "master").goal()
+    assert goal.startswith("master's rating and mean place the table's best")
+    page = strength.render([(table, {**fake(0, 24), "summary": master_at_three(9)})], None, None)
+    row = next(line for line in page.splitlines() if line.startswith(f"| {table.title}: "))
+    assert row.startswith(f"| {table.title}: {goal} | rating 32.00 (next best 26.00)")
+    assert "wins 9/18 decided (50%)" in row and "hard" not in row
+    assert row.endswith("| yes | `.venv/bin/python -m tools.strength --only cage-3p-master` |")
+
+
+def test_every_fair_target_seats_its_judged_bot_once_among_others() -> None:
+    fair = [run for run in strength.RUNS if run.fair is not None]
+    assert {run.judged for run in fair} == {"hard", "master"}
+    for run in fair:
+        bots = [strength.COPIES.get(agent, agent) for agent in run.agents]
+        assert bots.count(run.judged) == 1 and len(bots) >= 3, run.slug
 
 
 def test_a_mixed_tables_target_row_is_judged_and_names_its_command() -> None:
@@ -356,12 +423,18 @@ def test_a_mixed_tables_target_row_is_judged_and_names_its_command() -> None:
     assert "a *fair share*" in page and "`master`" in page
 
 
-def test_tables_of_strong_players_seat_only_hard_and_mctsbot() -> None:
+def test_tables_of_strong_players_seat_only_hard_master_and_mctsbot() -> None:
     strong = [run for run in strength.RUNS if "strong players only" in run.title]
-    assert {len(run.agents) for run in strong} == {3, 4}
+    assert {(len(run.agents), run.judged) for run in strong} == {
+        (3, "hard"),
+        (4, "hard"),
+        (3, "master"),
+        (4, "master"),
+    }
     for run in strong:
         bots = {strength.COPIES.get(agent, agent) for agent in run.agents}
-        assert bots == {"hard", "openspiel-mcts"}, run.slug
+        assert bots <= {"hard", "master", "openspiel-mcts"} and run.judged in bots, run.slug
+        assert "openspiel-mcts" in bots and len(bots) >= 2, run.slug
         assert run.seating == "all" and run.note
 
 
