@@ -16,8 +16,9 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.learn.cage import RECIPE, TABLES
-from gameshelf.learn.master import MasterAgent, shipped_network
+from gameshelf.learn.master import LEAVES, MasterAgent, shipped_network
 from gameshelf.learn.network import NetConfig, init_network
+from gameshelf.learn.puct import Tree, search
 
 
 def play(seats: list[object], seed: int) -> list[float]:
@@ -115,9 +116,10 @@ def test_on_the_clock_master_stops_at_its_time() -> None:
     agent.evaluator = counting  # type: ignore[assignment]
     action = agent.step(game.new_initial_state())
     assert action in game.new_initial_state().legal_actions()
-    # The clock reads 0 at the start and one more at each check: five simulations, each
-    # evaluating one new leaf, plus the root.
-    assert calls == [1] * (1 + 5)
+    # The clock reads 0 at the start and one more at each check: the root, then five network
+    # calls, each valuing the leaves of a batch of descents (virtual loss spreads them over
+    # the opening's many moves, so each batch is full).
+    assert calls == [1] + [LEAVES] * 5
 
 
 def test_master_analyses_a_position_for_the_analysis_board() -> None:
@@ -191,3 +193,21 @@ def test_the_packs_load_without_the_learn_extra() -> None:
     assert out[1].startswith("master needs jax from the learn extra")
     assert out[3].startswith("master needs jax from the learn extra")
     assert out[-1] == "games exit 0"  # the terminal's parser names the recipes unloaded
+
+
+def test_the_search_values_batches_of_leaves_within_its_budget() -> None:
+    game = load("cage")
+    net = init_network(NetConfig(2, 16, 1), 0, RECIPE.inputs, RECIPE.heads)
+    evaluate = MasterAgent(game, 0, net=net).evaluator
+    calls: list[int] = []
+
+    def counting(
+        states: list[State], actions: list[list[int]]
+    ) -> list[tuple[list[float], list[float]]]:
+        calls.append(len(states))
+        return evaluate(states, actions)
+
+    tree = Tree(game.new_initial_state(), None)
+    search(tree, counting, 29, lambda done: False, leaves=8)
+    assert calls == [1, 8, 8, 8, 5]  # the root, then 29 descents, each a new leaf
+    assert tree.root.total == 29 == sum(tree.root.visits)

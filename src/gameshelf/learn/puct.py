@@ -163,23 +163,33 @@ def can_win(state: State, actions: list[int]) -> bool:
     return False
 
 
-def search(tree: Tree, evaluate: Evaluate, budget: int, stop: Callable[[int], bool]) -> None:
-    """Run up to ``budget`` simulations one leaf at a time, asking ``stop(done)`` before each
-    after the first whether to end early (the clock)."""
+def search(
+    tree: Tree, evaluate: Evaluate, budget: int, stop: Callable[[int], bool], leaves: int = 1
+) -> None:
+    """Run up to ``budget`` simulations, the leaves of up to ``leaves`` descents valued in one
+    network call (virtual loss keeps them apart), asking ``stop(done)`` before each batch after
+    the first whether to end early (the clock)."""
     if not tree.root.expanded:
         _evaluate_root(tree, evaluate)
     if len(tree.root.actions) < 2:
         return
-    for done in range(budget):
+    done = 0
+    while done < budget:
         if done and stop(done):
             return
-        found = tree.descend()
-        if found is None or found[1].expanded:
-            continue
-        path, leaf, state = found
-        [(priors, values)] = evaluate([state], [leaf.actions])
-        leaf.expand(priors, values)
-        tree.finish(path, leaf)
+        pending: list[tuple[Path, Node, State]] = []
+        for _ in range(min(leaves, budget - done)):
+            found = tree.descend()
+            done += 1
+            if found is None:  # the tree is crowded with pending leaves: value them first
+                break
+            if not found[1].expanded:
+                pending.append(found)
+        if pending:
+            valued = evaluate([p[2] for p in pending], [p[1].actions for p in pending])
+            for (path, leaf, _), (priors, values) in zip(pending, valued, strict=True):
+                leaf.expand(priors, values)
+                tree.finish(path, leaf)
 
 
 def _evaluate_root(tree: Tree, evaluate: Evaluate) -> None:

@@ -8,8 +8,9 @@ each slot into whole games and turns a finished game into training samples (feat
 search's improved policy as the policy target, the game's result for the mover as the value
 target) and the list of its moves.
 
-Two players only for now: the search's backup negates the value each ply (``discount = -1``),
-which is right for a two-player zero-sum game and wrong at three or four seats.
+Two players only: the search's backup negates the value each ply (``discount = -1``), which is
+right for a two-player zero-sum game and wrong at three or four seats; those tables learn through
+the engine with :mod:`gameshelf.learn.treeplay`, whose trees back up one value per seat.
 """
 
 from __future__ import annotations
