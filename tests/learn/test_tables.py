@@ -11,12 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gameshelf.agents.base import make_agent
+from gameshelf.agents.catalogue import agent_catalogue
+from gameshelf.agents.levels import level_spec
 from gameshelf.cli.main import main
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.learn.cage import RECIPE, TABLES
+from gameshelf.learn.evaluate import CurvePoint
 from gameshelf.learn.evaluator import NetEvaluator
-from gameshelf.learn.master import MasterAgent
+from gameshelf.learn.master import MasterAgent, shipped_network
 from gameshelf.learn.network import arrays_of, init_network, load_weights
 from gameshelf.learn.puct import Tree, can_win
 from gameshelf.learn.recipe import learn_command, recipe_for, recipe_named
@@ -112,6 +116,12 @@ def test_the_evaluator_gives_one_value_a_seat_at_every_table() -> None:
             assert values[1] == -values[0]
 
 
+def test_a_curve_point_shares_a_draw_among_the_table() -> None:
+    point = CurvePoint(0, "greedy", wins=1, draws=3, losses=2, players=3)
+    assert point.score == pytest.approx((1 + 3 / 3) / 6)  # an equal seat scores 1/3
+    assert CurvePoint(0, "greedy", 1, 2, 1).score == 0.5  # two players: a draw is half
+
+
 def test_a_value_target_is_the_result_from_the_movers_seat_round_the_table() -> None:
     returns = [-1.0, 1.0, -1.0, -1.0]
     assert value_target(returns, 1, 4).tolist() == [1.0, -1.0, -1.0, -1.0]
@@ -183,7 +193,7 @@ def test_learn_at_three_players_trains_resumes_and_master_plays_with_it(
     points = summary["curve"]
     assert [p["step"] for p in points] == [0, 1, 2]
     # three games a point: the network's seat goes once round the table
-    assert all(p["wins"] + p["draws"] + p["losses"] == 3 for p in points)
+    assert all(p["wins"] + p["draws"] + p["losses"] == 3 and p["players"] == 3 for p in points)
     assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     recipe = TABLES[3]
@@ -206,3 +216,22 @@ def test_learn_at_three_players_trains_resumes_and_master_plays_with_it(
         main(["learn", "cage", "--players", "5", "--steps", "1", "--out", str(tmp_path / "x")]) == 2
     )
     assert "cage is learned at 2, 3, 4 players, not 5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_master_plays_each_table_with_its_shipped_network(players: int) -> None:
+    game = load(f"cage(players={players})")
+    agent = make_agent("master", game, 0)
+    assert isinstance(agent, MasterAgent) and agent.recipe is TABLES[players]
+    assert agent.time_limit == level_spec(game, "hard").time_limit  # equal time with hard
+    assert agent.evaluator.net is shipped_network(TABLES[players])
+    assert "master" in {info.name for info in agent_catalogue(game)}
+    exact = MasterAgent(game, 0, simulations=32)
+    state = game.new_initial_state(5)
+    for _ in range(2 * players):
+        action = exact.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    moves = exact.analyse(state, seconds=0.5, top=2)
+    assert len({move.action for move in moves}) == 2
+    assert all(move.action in state.legal_actions() and 0 <= move.value <= 1 for move in moves)

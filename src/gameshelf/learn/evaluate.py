@@ -29,13 +29,15 @@ from .recipe import Recipe
 
 @dataclass(frozen=True)
 class CurvePoint:
-    """One match at one training step: the network's wins, draws and losses."""
+    """One match at one training step: the network's wins, draws and losses at a table of
+    ``players``."""
 
     step: int
     opponent: str
     wins: int
     draws: int
     losses: int
+    players: int = 2
 
     @property
     def games(self) -> int:
@@ -44,8 +46,9 @@ class CurvePoint:
 
     @property
     def score(self) -> float:
-        """Points per game (a draw is half a point)."""
-        return (self.wins + 0.5 * self.draws) / self.games
+        """Points per game, a draw shared by the table (half a point at two players, a third
+        at three): a seat no better than the others scores one game in ``players``."""
+        return (self.wins + self.draws / self.players) / self.games
 
     @property
     def elo(self) -> float:
@@ -92,7 +95,7 @@ def play_match(
             agent.close()
         returns = state.returns()
         results[0 if returns[mine] > 0 else 2 if max(returns) > 0 else 1] += 1
-    return CurvePoint(step, opponent, *results)
+    return CurvePoint(step, opponent, *results, players=recipe.players)
 
 
 def _opponent(name: str, think: float | None, game: Game, seed: int) -> Agent:
@@ -126,7 +129,7 @@ def plot_curve(
             label=f"vs {opponent} ({games} games a point)",
         )
     axis.set_xlabel("training step")
-    axis.set_ylabel("score (win = 1, draw = 1/2)")
+    axis.set_ylabel(f"score (win = 1, draw = 1/{players})")
     axis.set_ylim(-0.02, 1.02)
     if players == 2:
         axis.axhline(0.5, color="grey", linewidth=0.5)
