@@ -95,7 +95,8 @@ def play_match(
             agent.close()
         returns = state.returns()
         results[0 if returns[mine] > 0 else 2 if max(returns) > 0 else 1] += 1
-    return CurvePoint(step, opponent, *results, players=recipe.players)
+    wins, draws, losses = results
+    return CurvePoint(step, opponent, wins, draws, losses, recipe.players)
 
 
 def _opponent(name: str, think: float | None, game: Game, seed: int) -> Agent:
