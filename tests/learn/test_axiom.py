@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,18 +19,16 @@ from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.learn.axiom.capture import wins_at_once
 from gameshelf.learn.axiom.codec import AxiomCodec
-from gameshelf.learn.axiom.recipe import DEFAULTS, RECIPE
+from gameshelf.learn.axiom.recipe import RECIPE
 from gameshelf.learn.master import MasterAgent, shipped_network
-from gameshelf.learn.network import arrays_of, init_network, load_weights
+from gameshelf.learn.network import load_weights
 from gameshelf.learn.puct import can_win
-from gameshelf.learn.settings import NetConfig, SearchConfig
+from gameshelf.learn.settings import SearchConfig
 
-TINY = [
-    "--games-per-worker", "3", "--simulations", "4", "--batch-size", "8", "--hidden", "16",
-    "--blocks", "1", "--eval-every", "1", "--eval-games", "2", "--eval-against", "random",
-    "--eval-simulations", "2", "--checkpoint-every", "1", "--quiet",
-]  # fmt: skip
-"""The smoke configuration: every part of the loop on a handful of games, in seconds."""
+from .helpers import TINY as HELPER_TINY
+from .helpers import replayed, self_play_games
+
+TINY = [*HELPER_TINY, "--eval-games", "2"]
 
 
 def random_positions(games: int, seed: int) -> list[State]:
@@ -76,44 +73,15 @@ def test_a_win_at_once_is_a_capture_the_generic_check_also_sees() -> None:
 
 
 def test_self_play_games_are_legal_and_their_targets_match_their_results() -> None:
-    settings = replace(
-        DEFAULTS,
-        net=NetConfig(2, 16, 1),
-        games_per_worker=3,
-        plies_per_call=20,
-        search=SearchConfig(simulations=6, leaves=3, sampled_plies=4),
-    )
-    player = RECIPE.selfplay(settings, 0)
-    weights = arrays_of(init_network(settings.net, 0, RECIPE.inputs, RECIPE.heads))
-    games: list[list[int]] = []
-    samples = []
-    for _ in range(12):
-        batch, finished, plies = player.play(weights)
-        assert plies == 3 * 20
-        assert len(batch.value) == sum(len(moves) for moves in finished)
-        games += finished
-        samples.append(batch)
-        if len(games) >= 2:
-            break
-    assert len(games) >= 2
-    values = np.concatenate([s.value for s in samples])
-    policy = np.concatenate([s.policy for s in samples])
-    mask = np.concatenate([s.mask for s in samples])
-    assert np.allclose(policy.sum(axis=1), 1.0, atol=1e-5)
-    assert not np.any(policy[~mask] > 0)
-    game = load("axiom")
+    search = SearchConfig(simulations=6, leaves=3, sampled_plies=4)
+    games, samples = self_play_games(RECIPE, 3, 20, search)
+    assert np.allclose(samples.policy.sum(axis=1), 1.0, atol=1e-5)
+    assert not np.any(samples.policy[~samples.mask] > 0)
     start = 0
     for moves in games:
-        state = game.new_initial_state()
-        movers = []
-        for action in moves:
-            assert action in state.legal_actions()
-            movers.append(state.current_player())
-            state.apply_action(action)
-        assert state.is_terminal()
-        result = state.returns()
+        result, movers = replayed("axiom", moves)
         # Each position's value target is the final result for the player who moved there.
-        assert list(values[start : start + len(moves), 0]) == [result[p] for p in movers]
+        assert list(samples.value[start : start + len(moves), 0]) == [result[p] for p in movers]
         start += len(moves)
 
 

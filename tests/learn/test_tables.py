@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,17 +20,16 @@ from gameshelf.learn.cage import RECIPE, TABLES
 from gameshelf.learn.evaluate import CurvePoint
 from gameshelf.learn.evaluator import NetEvaluator
 from gameshelf.learn.master import MasterAgent, shipped_network
-from gameshelf.learn.network import arrays_of, init_network, load_weights
+from gameshelf.learn.network import init_network, load_weights
 from gameshelf.learn.puct import Tree, can_win
 from gameshelf.learn.recipe import learn_command, recipe_for, recipe_named
 from gameshelf.learn.samples import value_target
 from gameshelf.learn.settings import LearnError, NetConfig, SearchConfig
 
-TINY = [
-    "--games-per-worker", "3", "--simulations", "4", "--batch-size", "8", "--hidden", "16",
-    "--blocks", "1", "--eval-every", "1", "--eval-games", "3", "--eval-against", "random",
-    "--eval-simulations", "2", "--checkpoint-every", "1", "--quiet",
-]  # fmt: skip
+from .helpers import TINY as HELPER_TINY
+from .helpers import replayed, self_play_games
+
+TINY = [*HELPER_TINY, "--eval-games", "3"]
 
 
 def uniform(
@@ -132,39 +130,14 @@ def test_a_value_target_is_the_result_from_the_movers_seat_round_the_table() -> 
 @pytest.mark.parametrize("players", [3, 4])
 def test_self_play_targets_are_every_seats_result_from_the_mover(players: int) -> None:
     recipe = TABLES[players]
-    settings = replace(
-        recipe.defaults,
-        net=NetConfig(players, 16, 1),
-        games_per_worker=4,
-        plies_per_call=10,
-        search=SearchConfig(simulations=8, leaves=2, sampled_plies=4),
-    )
-    player = recipe.selfplay(settings, 0)
-    weights = arrays_of(init_network(settings.net, 0, recipe.inputs, recipe.heads))
-    games: list[list[int]] = []
-    values = []
-    for _ in range(30):
-        batch, finished, _ = player.play(weights)
-        assert batch.value.shape == (len(batch.features), players)
-        assert np.allclose(batch.policy.sum(axis=1), 1.0, atol=1e-5)
-        games += finished
-        values.append(batch.value)
-        if len(games) >= 2:
-            break
-    assert len(games) >= 2
-    targets = np.concatenate(values)
-    game = load(recipe.game)
+    search = SearchConfig(simulations=8, leaves=2, sampled_plies=4)
+    games, samples = self_play_games(recipe, 4, 10, search)
+    assert samples.value.shape == (len(samples.features), players)
+    assert np.allclose(samples.policy.sum(axis=1), 1.0, atol=1e-5)
     start = 0
     for moves in games:
-        state = game.new_initial_state()
-        movers = []
-        for action in moves:
-            assert action in state.legal_actions()
-            movers.append(state.current_player())
-            state.apply_action(action)
-        assert state.is_terminal()
-        result = state.returns()
-        for row, mover in zip(targets[start : start + len(moves)], movers, strict=True):
+        result, movers = replayed(recipe.game, moves)
+        for row, mover in zip(samples.value[start : start + len(moves)], movers, strict=True):
             assert row.tolist() == [result[(mover + k) % players] for k in range(players)]
         start += len(moves)
 
