@@ -92,6 +92,8 @@ class Node:
 
 
 Path = list[tuple[Node, int]]
+Leaf = tuple[Path, Node, State]
+"""A descent waiting for the network: its path, its leaf and the leaf's position."""
 
 
 class Tree:
@@ -129,6 +131,24 @@ class Tree:
         if node.expanded:
             self.finish(path, node)
         return path, node, state
+
+    def gather(self, count: int) -> tuple[list[Leaf], int]:
+        """Up to ``count`` descents, fewer when one meets a leaf another is waiting on: the
+        leaves that wait for the network, and how many descents were made."""
+        waiting: list[Leaf] = []
+        for made in range(1, count + 1):
+            found = self.descend()
+            if found is None:
+                return waiting, made
+            if not found[1].expanded:
+                waiting.append(found)
+        return waiting, count
+
+    def settle(self, waiting: list[Leaf], valued: list[tuple[list[float], list[float]]]) -> None:
+        """Expand each waiting leaf with the network's priors and values and back them up."""
+        for (path, leaf, _), (priors, values) in zip(waiting, valued, strict=True):
+            leaf.expand(priors, values)
+            self.finish(path, leaf)
 
     def finish(self, path: Path, leaf: Node) -> None:
         """Back ``leaf``'s values (expanded) up ``path``, each position taking its mover's,
@@ -177,19 +197,10 @@ def search(
     while done < budget:
         if done and stop(done):
             return
-        pending: list[tuple[Path, Node, State]] = []
-        for _ in range(min(leaves, budget - done)):
-            found = tree.descend()
-            done += 1
-            if found is None:  # the tree is crowded with pending leaves: value them first
-                break
-            if not found[1].expanded:
-                pending.append(found)
-        if pending:
-            valued = evaluate([p[2] for p in pending], [p[1].actions for p in pending])
-            for (path, leaf, _), (priors, values) in zip(pending, valued, strict=True):
-                leaf.expand(priors, values)
-                tree.finish(path, leaf)
+        waiting, made = tree.gather(min(leaves, budget - done))
+        done += made
+        if waiting:
+            tree.settle(waiting, evaluate([w[2] for w in waiting], [w[1].actions for w in waiting]))
 
 
 def _evaluate_root(tree: Tree, evaluate: Evaluate) -> None:

@@ -24,7 +24,7 @@ from gameshelf.core.registry import load
 
 from .evaluator import NetEvaluator
 from .network import init_network, with_arrays
-from .puct import Node, Path, Tree
+from .puct import Leaf, Node, Tree
 from .recipe import Recipe
 from .samples import Samples, concat_samples, empty_samples, value_target
 from .settings import RunSettings
@@ -95,23 +95,24 @@ class TreeSelfPlayer:
                 self._add_noise(slot.tree.root)
                 slot.noised = True
         while True:
-            pending: list[tuple[Tree, Path, Node, State]] = []
-            for slot in self.slots:
-                root = slot.tree.root
-                for _ in range(self.search.leaves):
-                    if len(root.actions) < 2 or root.total >= self.search.simulations:
-                        break
-                    found = slot.tree.descend()
-                    if found is None:
-                        break
-                    if not found[1].expanded:
-                        pending.append((slot.tree, *found))
-            if not pending:
+            batches = [(slot.tree, self._descents(slot.tree)) for slot in self.slots]
+            batches = [(tree, waiting) for tree, waiting in batches if waiting]
+            if not batches:
                 return
-            valued = evaluator([p[3] for p in pending], [p[2].actions for p in pending])
-            for (tree, path, leaf, _), (priors, values) in zip(pending, valued, strict=True):
-                leaf.expand(priors, values)
-                tree.finish(path, leaf)
+            leaves = [leaf for _, waiting in batches for leaf in waiting]
+            valued = evaluator([leaf[2] for leaf in leaves], [leaf[1].actions for leaf in leaves])
+            start = 0
+            for tree, waiting in batches:
+                tree.settle(waiting, valued[start : start + len(waiting)])
+                start += len(waiting)
+
+    def _descents(self, tree: Tree) -> list[Leaf]:
+        """This round's leaves of ``tree`` for the network: up to ``leaves`` descents, none
+        once the root has its simulations or only one move."""
+        room = self.search.simulations - tree.root.total
+        if len(tree.root.actions) < 2 or room <= 0:
+            return []
+        return tree.gather(min(self.search.leaves, room))[0]
 
     def _add_noise(self, root: Node) -> None:
         count = len(root.actions)
