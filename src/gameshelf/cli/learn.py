@@ -19,7 +19,7 @@ from gameshelf.core.errors import GameshelfError
 from gameshelf.core.registry import load
 from gameshelf.extras import missing_extra
 from gameshelf.learn.level import EXTRA
-from gameshelf.learn.recipe import Recipe, recipe_named, recipe_names
+from gameshelf.learn.recipe import Recipe, is_default_table, recipe_named, recipe_names
 from gameshelf.learn.settings import NetConfig, Progress, RunSettings
 
 
@@ -186,8 +186,7 @@ def learn_command(args: argparse.Namespace, stream: TextIO | None = None) -> int
 def _folder_name(recipe: Recipe) -> str:
     """The default run folder's name: the game's, and the players where they are not its
     default table's."""
-    default = recipe_named(recipe.name)
-    return recipe.name if recipe.players == default.players else f"{recipe.name}-{recipe.players}"
+    return recipe.name if is_default_table(recipe) else f"{recipe.name}-{recipe.players}"
 
 
 class ProgressBar:

@@ -134,13 +134,18 @@ def recipe_named(name: str, players: int | None = None) -> Recipe:
     return known[name].for_players(players)
 
 
+def is_default_table(recipe: Recipe) -> bool:
+    """Whether ``recipe`` is its game's default table (the entry point's own recipe), which a
+    command need not name ``--players`` for."""
+    default = recipes().get(recipe.name)
+    return default is None or default.players == recipe.players
+
+
 def learn_command(recipe: Recipe) -> str:
     """The command that trains ``recipe``'s network (naming its players where its table is not
     the game's default one)."""
-    default = recipes().get(recipe.name)
-    if default is None or default.players == recipe.players:
-        return f"gameshelf learn {recipe.name}"
-    return f"gameshelf learn {recipe.name} --players {recipe.players}"
+    players = "" if is_default_table(recipe) else f" --players {recipe.players}"
+    return f"gameshelf learn {recipe.name}{players}"
 
 
 def recipe_for(game: Game) -> Recipe:
