@@ -1,10 +1,15 @@
-"""What several learn tests share: a tiny run's options and a few self-play games replayed."""
+"""What several learn tests share: a tiny run's options, a few self-play games replayed, and
+``master`` checked with a shipped network."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from gameshelf.agents.base import make_agent
+from gameshelf.agents.catalogue import agent_catalogue
+from gameshelf.agents.levels import level_spec
 from gameshelf.core.registry import load
+from gameshelf.learn.master import MasterAgent, shipped_network
 from gameshelf.learn.network import arrays_of, init_network
 from gameshelf.learn.recipe import Recipe
 from gameshelf.learn.samples import Samples, concat_samples
@@ -56,3 +61,26 @@ def replayed(game_string: str, moves: list[int]) -> tuple[list[float], list[int]
         state.apply_action(action)
     assert state.is_terminal()
     return state.returns(), movers
+
+
+def check_shipped_master(game_string: str, recipe: Recipe, plies: int, simulations: int) -> None:
+    """``master`` by name at ``game_string``: ``recipe``'s, on hard's clock (so that the two meet
+    at equal time), its shipped network read once, listed by the catalogue; on ``simulations`` a
+    move it plays ``plies`` legal moves, then analyses the position, its best move the one it
+    plays there."""
+    game = load(game_string)
+    agent = make_agent("master", game, 0)
+    assert isinstance(agent, MasterAgent) and agent.recipe is recipe
+    assert agent.time_limit == level_spec(game, "hard").time_limit
+    assert agent.evaluator.net is shipped_network(recipe)
+    assert "master" in {info.name for info in agent_catalogue(game)}
+    exact = MasterAgent(game, 0, simulations=simulations)
+    state = game.new_initial_state(5)
+    for _ in range(plies):
+        action = exact.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    moves = exact.analyse(state, seconds=0.5, top=2)
+    assert len({move.action for move in moves}) == 2
+    assert all(move.action in state.legal_actions() and 0 <= move.value <= 1 for move in moves)
+    assert moves[0].action == exact.step(state)

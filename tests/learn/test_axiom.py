@@ -11,22 +11,19 @@ import numpy as np
 import pytest
 
 from gameshelf.agents.axiom.encoding import AxiomActionEncoding, OutsideEncoding
-from gameshelf.agents.base import make_agent
-from gameshelf.agents.catalogue import agent_catalogue
-from gameshelf.agents.levels import level_spec
 from gameshelf.cli.main import main
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.learn.axiom.capture import wins_at_once
 from gameshelf.learn.axiom.codec import AxiomCodec
 from gameshelf.learn.axiom.recipe import RECIPE
-from gameshelf.learn.master import MasterAgent, shipped_network
+from gameshelf.learn.master import MasterAgent
 from gameshelf.learn.network import load_weights
 from gameshelf.learn.puct import can_win
 from gameshelf.learn.settings import SearchConfig
 
 from .helpers import TINY as HELPER_TINY
-from .helpers import replayed, self_play_games
+from .helpers import check_shipped_master, replayed, self_play_games
 
 TINY = [*HELPER_TINY, "--eval-games", "2"]
 
@@ -117,21 +114,4 @@ def test_learn_axiom_trains_saves_resumes_and_master_plays_with_it(
 
 
 def test_master_plays_axiom_with_the_shipped_network() -> None:
-    game = load("axiom")
-    agent = make_agent("master", game, 0)
-    # at hard's time a move, so that the two meet at equal time
-    assert (
-        isinstance(agent, MasterAgent) and agent.time_limit == level_spec(game, "hard").time_limit
-    )
-    assert agent.evaluator.net is shipped_network(RECIPE)  # read once, shared
-    assert "master" in {info.name for info in agent_catalogue(game)}
-    exact = MasterAgent(game, 0, simulations=24)
-    state = game.new_initial_state()
-    for _ in range(6):
-        action = exact.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-    moves = exact.analyse(state, seconds=1.0, top=2)
-    assert len({move.action for move in moves}) == 2
-    assert all(move.action in state.legal_actions() and 0 <= move.value <= 1 for move in moves)
-    assert moves[0].action == exact.step(state)
+    check_shipped_master("axiom", RECIPE, plies=6, simulations=24)

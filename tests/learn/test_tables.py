@@ -10,16 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gameshelf.agents.base import make_agent
-from gameshelf.agents.catalogue import agent_catalogue
-from gameshelf.agents.levels import level_spec
+from gameshelf.cli.learn import _folder_name
 from gameshelf.cli.main import main
 from gameshelf.core.game import State
 from gameshelf.core.registry import load
 from gameshelf.learn.cage import RECIPE, TABLES
 from gameshelf.learn.evaluate import CurvePoint
 from gameshelf.learn.evaluator import NetEvaluator
-from gameshelf.learn.master import MasterAgent, shipped_network
+from gameshelf.learn.master import MasterAgent
 from gameshelf.learn.network import init_network, load_weights
 from gameshelf.learn.puct import Tree, can_win
 from gameshelf.learn.recipe import learn_command, recipe_for, recipe_named
@@ -27,7 +25,7 @@ from gameshelf.learn.samples import value_target
 from gameshelf.learn.settings import LearnError, NetConfig, SearchConfig
 
 from .helpers import TINY as HELPER_TINY
-from .helpers import replayed, self_play_games
+from .helpers import check_shipped_master, replayed, self_play_games
 
 TINY = [*HELPER_TINY, "--eval-games", "3"]
 
@@ -193,18 +191,9 @@ def test_learn_at_three_players_trains_resumes_and_master_plays_with_it(
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_master_plays_each_table_with_its_shipped_network(players: int) -> None:
-    game = load(f"cage(players={players})")
-    agent = make_agent("master", game, 0)
-    assert isinstance(agent, MasterAgent) and agent.recipe is TABLES[players]
-    assert agent.time_limit == level_spec(game, "hard").time_limit  # equal time with hard
-    assert agent.evaluator.net is shipped_network(TABLES[players])
-    assert "master" in {info.name for info in agent_catalogue(game)}
-    exact = MasterAgent(game, 0, simulations=32)
-    state = game.new_initial_state(5)
-    for _ in range(2 * players):
-        action = exact.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-    moves = exact.analyse(state, seconds=0.5, top=2)
-    assert len({move.action for move in moves}) == 2
-    assert all(move.action in state.legal_actions() and 0 <= move.value <= 1 for move in moves)
+    check_shipped_master(f"cage(players={players})", TABLES[players], 2 * players, 32)
+
+
+def test_a_run_at_another_table_than_the_default_gets_its_own_folder() -> None:
+    assert _folder_name(RECIPE) == "cage"
+    assert _folder_name(TABLES[4]) == "cage-4"
