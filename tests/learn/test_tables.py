@@ -17,6 +17,7 @@ from gameshelf.core.registry import load
 from gameshelf.learn.cage import RECIPE, TABLES
 from gameshelf.learn.evaluate import CurvePoint
 from gameshelf.learn.evaluator import NetEvaluator
+from gameshelf.learn.loop import Run
 from gameshelf.learn.master import MasterAgent
 from gameshelf.learn.network import init_network, load_weights
 from gameshelf.learn.puct import Tree, can_win
@@ -197,3 +198,11 @@ def test_master_plays_each_table_with_its_shipped_network(players: int) -> None:
 def test_a_run_at_another_table_than_the_default_gets_its_own_folder() -> None:
     assert _folder_name(RECIPE) == "cage"
     assert _folder_name(TABLES[4]) == "cage-4"
+
+
+def test_settings_for_another_table_and_a_leafless_master_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(LearnError, match=r"settings for 2 players cannot learn cage\(players=3\)"):
+        Run("cage", tmp_path / "run", 1, settings=RECIPE.defaults, players=3)
+    assert not (tmp_path / "run").exists()  # refused before anything was written
+    with pytest.raises(ValueError, match="at least one leaf a network call, not 0"):
+        MasterAgent(load("cage(players=3)"), 0, leaves=0)
